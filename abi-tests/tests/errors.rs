@@ -1,0 +1,138 @@
+//! `cudaError_t` against NVIDIA's headers and NVIDIA's libcudart.so.13.
+//!
+//! A C program linked against NVIDIA's runtime (from the wheel; its
+//! `cudaGetErrorName`/`cudaGetErrorString` need no driver and no GPU) prints
+//! name and description for every code in our list, for every enumerator
+//! the headers define (found by scanning the preprocessed `driver_types.h`)
+//! and for a few values that are not error codes. Then:
+//! - our list holds every enumerator of the headers, with the same value;
+//! - our `name()` is NVIDIA's name, for known and unknown codes;
+//! - our `description()` is non-empty and differs from NVIDIA's string for
+//!   every known code (our own words), and equals it for unknown codes.
+
+#[path = "../layout/headers.rs"]
+mod headers;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::process::Command;
+
+use abi_tests::Runtime;
+use cudart::abi::cudaError_t;
+
+/// Values that are not error codes (gaps, negatives, past the end).
+const NOT_CODES: &[i32] = &[-1, 10, 11, 33, 99, 916, 998, 1000, 9999, 10001, i32::MAX, i32::MIN];
+
+struct Nvidia {
+    /// code -> (name, description) for every code asked about.
+    by_code: BTreeMap<i32, (String, String)>,
+    /// header enumerator -> its value.
+    enumerators: BTreeMap<String, i32>,
+}
+
+fn nvidia() -> Nvidia {
+    let home = abi_tests::cuda_home();
+    let scan = headers::scan(&home.join("include"));
+    let names = scan.enums.get("cudaError").expect("enum cudaError in driver_types.h");
+    assert!(names.len() > 100, "scan found only {} cudaError enumerators", names.len());
+
+    let mut src = String::from(
+        "#include <stdio.h>\n#include <cuda_runtime_api.h>\n\
+         static void show(const char *tag, int code) {\n\
+         \x20   const char *n = cudaGetErrorName((cudaError_t)code);\n\
+         \x20   const char *s = cudaGetErrorString((cudaError_t)code);\n\
+         \x20   printf(\"%s\\t%d\\t%s\\t%s\\n\", tag, code, n ? n : \"(null)\", s ? s : \"(null)\");\n\
+         }\nint main(void) {\n",
+    );
+    for e in names {
+        let _ = writeln!(src, "    show(\"{e}\", (int){e});");
+    }
+    for code in cudaError_t::ALL.iter().map(|e| e.0).chain(NOT_CODES.iter().copied()) {
+        let _ = writeln!(src, "    show(\"-\", {code});");
+    }
+    src.push_str("    return 0;\n}\n");
+
+    let dir = abi_tests::scratch("errors");
+    let (c, exe) = (dir.join("errors.c"), dir.join("errors"));
+    std::fs::write(&c, src).unwrap();
+    abi_tests::run_ok(
+        Command::new("gcc")
+            .args(["-std=c11", "-Wall", "-Werror", "-I"])
+            .arg(home.join("include"))
+            .arg(&c)
+            .arg("-L")
+            .arg(abi_tests::nvidia_lib_dir())
+            .args(["-l:libcudart.so.13", "-o"])
+            .arg(&exe),
+    );
+    let out = abi_tests::run_ok(&mut abi_tests::command_with(&exe, Runtime::Nvidia, &[]));
+
+    let mut nv = Nvidia { by_code: BTreeMap::new(), enumerators: BTreeMap::new() };
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 4, "bad line from the NVIDIA probe: {line:?}");
+        let code: i32 = f[1].parse().unwrap();
+        if f[0] != "-" {
+            nv.enumerators.insert(f[0].to_string(), code);
+        }
+        nv.by_code.insert(code, (f[2].to_string(), f[3].to_string()));
+    }
+    nv
+}
+
+#[test]
+fn error_codes_match_nvidia() {
+    let nv = nvidia();
+    let mut bad = Vec::new();
+
+    // Every enumerator of the headers is in our list, same name and value.
+    for (name, &code) in &nv.enumerators {
+        if !cudaError_t::ALL.contains(&cudaError_t(code)) {
+            bad.push(format!("{name} = {code}: missing from cudaError_t::ALL"));
+        } else if cudaError_t(code).name().to_str().unwrap() != name {
+            bad.push(format!("{code}: header says {name}, ours {:?}", cudaError_t(code).name()));
+        }
+    }
+    // Our list has no code the headers lack, and no duplicates.
+    for (i, e) in cudaError_t::ALL.iter().enumerate() {
+        if !nv.enumerators.values().any(|&v| v == e.0) {
+            bad.push(format!("{} = {}: not in the headers", e.name().to_str().unwrap(), e.0));
+        }
+        if cudaError_t::ALL[..i].contains(e) {
+            bad.push(format!("{}: listed twice", e.0));
+        }
+    }
+    // Names are NVIDIA's; descriptions are ours (non-empty, not NVIDIA's).
+    for e in cudaError_t::ALL {
+        let (nv_name, nv_desc) = &nv.by_code[&e.0];
+        let (name, desc) = (e.name().to_str().unwrap(), e.description().to_str().unwrap());
+        if name != nv_name {
+            bad.push(format!("{}: name {name:?}, NVIDIA's {nv_name:?}", e.0));
+        }
+        if desc.trim().is_empty() {
+            bad.push(format!("{name}: empty description"));
+        }
+        if desc == nv_desc {
+            bad.push(format!("{name}: description is NVIDIA's string word for word"));
+        }
+    }
+    // Values that are no error code: both strings exactly as NVIDIA's.
+    for &code in NOT_CODES {
+        let (nv_name, nv_desc) = &nv.by_code[&code];
+        let e = cudaError_t(code);
+        if e.name().to_str().unwrap() != nv_name || e.description().to_str().unwrap() != nv_desc {
+            bad.push(format!(
+                "unknown code {code}: ours {:?} / {:?}, NVIDIA's {nv_name:?} / {nv_desc:?}",
+                e.name(),
+                e.description()
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{} cudaError_t problem(s):\n  {}", bad.len(), bad.join("\n  "));
+    eprintln!(
+        "{} header enumerators, {} codes, {} non-codes checked against NVIDIA's runtime",
+        nv.enumerators.len(),
+        cudaError_t::ALL.len(),
+        NOT_CODES.len()
+    );
+}

@@ -1,0 +1,201 @@
+//! Every type and constant of `cudart::abi` against NVIDIA's CUDA 13.0
+//! headers.
+//!
+//! The list of what is checked comes from the Rust side (`abi::layouts()`
+//! and `abi::constants()`, recorded by the `abi!` declaration macro), so a
+//! type declared in `abi/` cannot escape. The test writes a C++ program that
+//! includes the real headers and prints `sizeof`, `alignof`, each field's
+//! `offsetof` and size, and each constant's value; compiles it with the host
+//! C++ compiler; runs it; and compares line by line, reporting every
+//! mismatch by name. A second test scans the headers (preprocessed) and
+//! checks the other direction: every enumerator of a mirrored enum, every
+//! enum, struct and union, and every numeric `#define` is present in `abi/`.
+
+#[path = "../layout/headers.rs"]
+mod headers;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::process::Command;
+
+use cudart::abi::{self, TypeKind};
+
+fn include_dir() -> std::path::PathBuf {
+    abi_tests::cuda_home().join("include")
+}
+
+/// The C++ program printing the headers' view of everything we declare.
+fn probe_source() -> String {
+    let mut s = String::from(
+        "#include <cstdio>\n#include <cstddef>\n#include <cstdint>\n\
+         #include <cuda_runtime_api.h>\n#include <cuda_runtime.h>\n\n\
+         #define T(name, type) std::printf(\"T\\t%s\\t%zu\\t%zu\\n\", name, sizeof(type), alignof(type));\n\
+         #define F(name, type, m) std::printf(\"F\\t%s\\t%zu\\t%zu\\n\", name, offsetof(type, m), sizeof(((type *)nullptr)->m));\n\
+         #define C(name, value) std::printf(\"C\\t%s\\t%lld\\n\", name, (long long)(value));\n\n\
+         int main() {\n",
+    );
+    for t in abi::layouts() {
+        if t.c_type.is_empty() {
+            continue; // anonymous in C: checked through the parent's field
+        }
+        let _ = writeln!(s, "    T(\"{}\", {})", t.name, t.c_type);
+        for f in t.fields {
+            let _ = writeln!(s, "    F(\"{}.{}\", {}, {})", t.name, f.name, t.c_type, f.c_name);
+        }
+    }
+    for c in abi::constants() {
+        let _ = writeln!(s, "    C(\"{0}\", {0})", c.c_name());
+    }
+    s.push_str("    return 0;\n}\n");
+    s
+}
+
+/// Compiles and runs the probe; returns its `key -> numbers` lines.
+fn c_side() -> BTreeMap<String, Vec<i128>> {
+    let dir = abi_tests::scratch("layout");
+    let src = dir.join("probe.cc");
+    let exe = dir.join("probe");
+    std::fs::write(&src, probe_source()).unwrap();
+    let out = Command::new(headers::cxx())
+        .args(["-std=c++17", "-w", "-I"])
+        .arg(include_dir())
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("run the C++ compiler");
+    if !out.status.success() {
+        // A name that the headers do not know: show just the error lines.
+        let errors: Vec<String> = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.contains("error"))
+            .map(str::to_string)
+            .collect();
+        panic!(
+            "the layout probe {} does not compile against the CUDA headers \
+             (a name in abi/ that C++ does not know?):\n{}",
+            src.display(),
+            errors.join("\n")
+        );
+    }
+    let run = abi_tests::run_ok(&mut Command::new(&exe));
+    let mut map = BTreeMap::new();
+    for line in String::from_utf8(run.stdout).unwrap().lines() {
+        let mut parts = line.split('\t');
+        let kind = parts.next().unwrap();
+        let name = parts.next().unwrap();
+        let nums = parts.map(|n| n.parse::<i128>().unwrap()).collect();
+        map.insert(format!("{kind} {name}"), nums);
+    }
+    map
+}
+
+#[test]
+fn layouts_and_constants_match_the_headers() {
+    let c = c_side();
+    let mut bad = Vec::new();
+    let get = |key: String| c.get(&key).cloned().unwrap_or_else(|| panic!("probe lost {key}"));
+    let (mut n_types, mut n_fields, mut n_consts) = (0, 0, 0);
+
+    for t in abi::layouts() {
+        if t.c_type.is_empty() {
+            continue;
+        }
+        n_types += 1;
+        let v = get(format!("T {}", t.name));
+        if (t.size as i128, t.align as i128) != (v[0], v[1]) {
+            bad.push(format!(
+                "{}: Rust size {} align {}, C size {} align {}",
+                t.name, t.size, t.align, v[0], v[1]
+            ));
+        }
+        for f in t.fields {
+            n_fields += 1;
+            let v = get(format!("F {}.{}", t.name, f.name));
+            if (f.offset as i128, f.size as i128) != (v[0], v[1]) {
+                bad.push(format!(
+                    "{}.{}: Rust offset {} size {}, C offset {} size {}",
+                    t.name, f.name, f.offset, f.size, v[0], v[1]
+                ));
+            }
+        }
+    }
+    for k in abi::constants() {
+        n_consts += 1;
+        let v = get(format!("C {}", k.c_name()));
+        if k.value as i128 != v[0] {
+            bad.push(format!("{}: Rust {}, C {}", k.c_name(), k.value, v[0]));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} ABI mismatch(es) against the CUDA headers:\n  {}",
+        bad.len(),
+        bad.join("\n  ")
+    );
+    eprintln!("checked {n_types} types, {n_fields} fields, {n_consts} constants");
+}
+
+/// Types C declares anonymously without a member name (`c_type` empty) must
+/// be used by a field of another declared type, which is checked.
+#[test]
+fn anonymous_types_are_checked_through_a_parent() {
+    let used: BTreeSet<(&str, usize)> = abi::layouts()
+        .flat_map(|t| t.fields.iter().map(|f| (f.c_name, f.size)))
+        .collect();
+    for t in abi::layouts().filter(|t| t.c_type.is_empty()) {
+        assert!(t.kind == TypeKind::Union, "{}: only unions may be anonymous", t.name);
+        assert!(
+            used.iter().any(|&(_, size)| size == t.size),
+            "{}: no field of a checked type holds it",
+            t.name
+        );
+    }
+}
+
+/// The other direction: what the headers declare must be in `abi/`.
+#[test]
+fn headers_declare_nothing_that_abi_lacks() {
+    let scan = headers::scan(&include_dir());
+    let ours_types: BTreeSet<&str> = abi::layouts().map(|t| t.c_type).collect();
+    let ours_consts: BTreeSet<String> = abi::constants().map(|c| c.c_name()).collect();
+    let ours_plain: BTreeSet<&str> = abi::constants().map(|c| c.name).collect();
+    let mut missing = Vec::new();
+
+    for t in abi::layouts().filter(|t| t.kind == TypeKind::Enum) {
+        let Some(list) = scan.enums.get(t.c_type) else {
+            missing.push(format!("{}: not an enum of the headers", t.c_type));
+            continue;
+        };
+        for e in list {
+            if !ours_consts.contains(&format!("{}::{e}", t.c_type)) {
+                missing.push(format!("enumerator {}::{e}", t.c_type));
+            }
+        }
+    }
+    for (what, groups) in [("enum", &scan.enum_groups), ("struct/union", &scan.record_groups)] {
+        for names in groups {
+            if !names.iter().any(|n| ours_types.contains(n.as_str())) {
+                missing.push(format!("{what} {}", names.join(" / ")));
+            }
+        }
+    }
+    for d in &scan.numeric_defines {
+        if !ours_plain.contains(d.as_str()) {
+            missing.push(format!("#define {d}"));
+        }
+    }
+    eprintln!(
+        "headers declare {} enums ({} enumerators), {} structs/unions, {} numeric #defines",
+        scan.enum_groups.len(),
+        scan.enum_groups.iter().map(|g| scan.enums[&g[0]].len()).sum::<usize>(),
+        scan.record_groups.len(),
+        scan.numeric_defines.len()
+    );
+    assert!(
+        missing.is_empty(),
+        "{} declaration(s) of the CUDA headers missing from cudart/src/abi:\n  {}",
+        missing.len(),
+        missing.join("\n  ")
+    );
+}

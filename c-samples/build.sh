@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Builds every self-checking CUDA sample into OUTDIR, in parallel.
+#
+#   c-samples/build.sh OUTDIR
+#
+# Environment:
+#   NVCC   the compiler (default: nvcc on PATH, else $CUDA_HOME/bin/nvcc)
+#   JOBS   parallel compiles (default: number of CPUs)
+#
+# Output: OUTDIR/<sample> executables, the libraries they need next to them
+# (libkern.so, libdlkern.so), OUTDIR/samples.txt (the samples that built, in
+# run order), OUTDIR/logs/<sample>.log. Exit status 1 if any sample failed.
+#
+# All samples target the H200 (sm_90 machine code plus compute_90 PTX) and
+# link the runtime dynamically (-cudart shared), so the libcudart.so.13 found
+# at run time is the one under test.
+set -uo pipefail
+
+src=$(cd "$(dirname "$0")" && pwd)
+[[ $# -eq 1 ]] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+out=$1
+mkdir -p "$out/logs"
+out=$(cd "$out" && pwd)
+
+if [[ -z "${NVCC:-}" ]]; then
+  if command -v nvcc >/dev/null; then NVCC=$(command -v nvcc)
+  elif [[ -n "${CUDA_HOME:-}" && -x "$CUDA_HOME/bin/nvcc" ]]; then NVCC=$CUDA_HOME/bin/nvcc
+  else echo "build.sh: no nvcc (set NVCC or CUDA_HOME, or put nvcc on PATH)" >&2; exit 2
+  fi
+fi
+cuda_root=$(cd "$(dirname "$NVCC")/.." && pwd)
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+
+# Run order. Every name here is one executable in OUTDIR.
+samples=(
+  vector_add symbols managed multi_file_rdc multi_file shared_lib_linked
+  dlopen_after_init per_thread_stream templates_many_kernels
+  driver_context_first threads_set_device device_reset invalid_config
+  streams_events device_props memory_kinds launch_api error_sticky
+)
+
+arch=(-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90)
+flags=(-O2 -std=c++17 -cudart shared -I"$src" "${arch[@]}")
+
+# The driver library for the two samples that call the driver API. A
+# toolkit's stubs/libcuda.so if it has one; otherwise (the PyPI wheels ship
+# none) a stub generated from the symbols the objects import. The stub is
+# named libcuda.so with SONAME libcuda.so.1 and lives in OUTDIR/_stub: it
+# only satisfies the link; at run time the real driver's libcuda.so.1 loads.
+driver_libdir() {
+  local d
+  for d in "$cuda_root/lib64/stubs" "$cuda_root/lib/stubs" \
+           "$cuda_root/targets/x86_64-linux/lib/stubs"; do
+    [[ -f "$d/libcuda.so" ]] && { echo "$d"; return; }
+  done
+  echo "$out/_stub"
+}
+
+# One sample: all commands, output to its log. $1 = name.
+build_one() {
+  local n=$1 d=$src/$1
+  case $n in
+    multi_file_rdc)
+      "$NVCC" "${flags[@]}" -rdc=true "$d/main.cu" "$d/helpers.cu" -o "$out/$n" ;;
+    multi_file)
+      "$NVCC" "${flags[@]}" "$d/main.cu" "$d/other.cu" -o "$out/$n" ;;
+    shared_lib_linked)
+      "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/kern.cu" -o "$out/libkern.so" &&
+      "$NVCC" "${flags[@]}" "$d/main.cu" -L"$out" -lkern \
+        -Xlinker -rpath -Xlinker '$ORIGIN' -o "$out/$n" ;;
+    dlopen_after_init)
+      "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/dlkern.cu" -o "$out/libdlkern.so" &&
+      "$NVCC" "${flags[@]}" "$d/main.cu" -ldl -o "$out/$n" ;;
+    per_thread_stream)
+      "$NVCC" "${flags[@]}" --default-stream per-thread "$src/$n.cu" -o "$out/$n" ;;
+    driver_context_first|threads_set_device)
+      local libdir
+      libdir=$(driver_libdir)
+      "$NVCC" "${flags[@]}" -c "$src/$n.cu" -o "$out/_obj/$n.o" || return 1
+      if [[ $libdir == "$out/_stub" ]]; then
+        # Each sample gets its own stub (parallel builds): its imports only.
+        libdir=$out/_stub/$n
+        mkdir -p "$libdir"
+        nm -u "$out/_obj/$n.o" | awk '$2 ~ /^cu[A-Z]/ { print $2 }' | sort -u |
+          awk '{ printf "int %s(void) { return 999; }\n", $1 }' >"$libdir/stub.c"
+        echo "stub libcuda: $(wc -l <"$libdir/stub.c") functions from $n.o"
+        cc -shared -fPIC -Wl,-soname,libcuda.so.1 "$libdir/stub.c" -o "$libdir/libcuda.so" ||
+          return 1
+      fi
+      "$NVCC" "${flags[@]}" "$out/_obj/$n.o" -L"$libdir" -lcuda -o "$out/$n" ;;
+    *)
+      "$NVCC" "${flags[@]}" "$src/$n.cu" -o "$out/$n" ;;
+  esac
+}
+
+mkdir -p "$out/_obj"
+rm -f "$out/samples.txt"
+echo "build.sh: $("$NVCC" --version | tail -1 | sed 's/^Build //') -> $out, $jobs jobs" >&2
+start=$(date +%s)
+running=0
+for n in "${samples[@]}"; do
+  ( t0=$(date +%s)
+    if build_one "$n" >"$out/logs/$n.log" 2>&1; then
+      echo "ok $(( $(date +%s) - t0 ))s" >"$out/logs/$n.status"
+    else
+      echo "FAILED" >"$out/logs/$n.status"
+    fi ) &
+  running=$((running + 1))
+  if (( running >= jobs )); then wait -n; running=$((running - 1)); fi
+done
+wait
+
+failed=0
+for n in "${samples[@]}"; do
+  st=$(cat "$out/logs/$n.status" 2>/dev/null || echo FAILED)
+  if [[ $st == ok* && -x "$out/$n" ]]; then
+    echo "$n" >>"$out/samples.txt"
+    printf '  %-24s %s\n' "$n" "$st" >&2
+  else
+    failed=$((failed + 1))
+    printf '  %-24s FAILED (log: %s)\n' "$n" "$out/logs/$n.log" >&2
+    sed 's/^/      /' "$out/logs/$n.log" | head -20 >&2
+  fi
+done
+echo "build.sh: ${#samples[@]} samples, $failed failed, $(( $(date +%s) - start ))s" >&2
+(( failed == 0 ))

@@ -1,0 +1,156 @@
+//! The declaration macro of `abi/`.
+//!
+//! One `abi! { types {..} enums {..} consts {..} }` per file declares that
+//! file's structs and unions, its integer-newtype enums and its `#define`
+//! constants, and records each of them in the file's `LAYOUTS` and
+//! `CONSTANTS` tables (joined in `abi/mod.rs`). The layout test in
+//! `abi-tests/tests/layout.rs` compares every record with the C++ compiler's
+//! view of NVIDIA's headers.
+//!
+//! ```text
+//! types {
+//!     /// docs
+//!     pub struct cudaExtent { pub width: usize, pub height: usize, pub depth: usize }
+//!     // a type C declares anonymously: say how C++ names it
+//!     pub union cudaResourceDesc_res as "decltype(cudaResourceDesc::res)" { .. }
+//!     // a field whose C member has another name
+//!     pub struct cudaGraphNodeParams { .., pub u: cudaGraphNodeParams_u as "reserved1", .. }
+//! }
+//! enums {
+//!     pub enum cudaMemcpyKind: u32 { cudaMemcpyHostToHost = 0, .. }
+//! }
+//! consts {
+//!     pub const cudaHostAllocMapped: u32 = 0x02;
+//! }
+//! ```
+//!
+//! Structs get `#[repr(C)]`, `Copy`, `Clone`, [`AbiZero`] and `Default`
+//! (all fields zero); unions the same, zeroed through their FIRST field,
+//! which must therefore span the whole union (checked at compile time).
+//! Enums become `#[repr(transparent)]` newtypes with one associated
+//! constant per enumerator.
+
+macro_rules! abi {
+    (
+        types {
+            $(
+                $(#[$tm:meta])*
+                pub $kw:tt $tname:ident $(as $tc:literal)? {
+                    $( $(#[$fm:meta])* pub $f:ident : $ft:ty $(as $fc:literal)? ),* $(,)?
+                }
+            )*
+        }
+        enums {
+            $(
+                $(#[$em:meta])*
+                pub enum $ename:ident : $repr:ty $(as $ec:literal)? {
+                    $( $(#[$vm:meta])* $v:ident = $val:expr ),* $(,)?
+                }
+            )*
+        }
+        consts {
+            $( $(#[$cm:meta])* pub const $c:ident : $ct:ty = $cv:expr; )*
+        }
+    ) => {
+        $(
+            $(#[$tm])*
+            #[repr(C)]
+            #[derive(Copy, Clone)]
+            pub $kw $tname { $( $(#[$fm])* pub $f: $ft, )* }
+
+            abi!(@zero $kw $tname { $($f: $ft),* });
+
+            impl Default for $tname {
+                fn default() -> Self {
+                    <Self as $crate::abi::AbiZero>::ZERO
+                }
+            }
+        )*
+
+        $(
+            $(#[$em])*
+            #[repr(transparent)]
+            #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+            pub struct $ename(pub $repr);
+
+            impl $ename {
+                /// How C++ names this enum (for the layout test).
+                #[doc(hidden)]
+                pub const C_TYPE: &'static str = abi!(@or $($ec)? stringify!($ename));
+                $( $(#[$vm])* pub const $v: Self = Self($val); )*
+            }
+
+            impl $crate::abi::AbiZero for $ename {
+                const ZERO: Self = Self(0);
+            }
+        )*
+
+        $( $(#[$cm])* pub const $c: $ct = $cv as $ct; )*
+
+        /// This file's types, as Rust lays them out (see `abi/macros.rs`).
+        pub(super) static LAYOUTS: &[$crate::abi::TypeLayout] = &[
+            $(
+                $crate::abi::TypeLayout {
+                    name: stringify!($tname),
+                    c_type: abi!(@or $($tc)? stringify!($tname)),
+                    kind: abi!(@kind $kw),
+                    size: ::core::mem::size_of::<$tname>(),
+                    align: ::core::mem::align_of::<$tname>(),
+                    fields: &[ $(
+                        $crate::abi::FieldLayout {
+                            name: stringify!($f),
+                            c_name: abi!(@or $($fc)? stringify!($f)),
+                            offset: ::core::mem::offset_of!($tname, $f),
+                            size: ::core::mem::size_of::<$ft>(),
+                        },
+                    )* ],
+                },
+            )*
+            $(
+                $crate::abi::TypeLayout {
+                    name: stringify!($ename),
+                    c_type: abi!(@or $($ec)? stringify!($ename)),
+                    kind: $crate::abi::TypeKind::Enum,
+                    size: ::core::mem::size_of::<$ename>(),
+                    align: ::core::mem::align_of::<$ename>(),
+                    fields: &[],
+                },
+            )*
+        ];
+
+        /// This file's enumerators and constants (see `abi/macros.rs`).
+        pub(super) static CONSTANTS: &[$crate::abi::Constant] = &[
+            $( $(
+                $crate::abi::Constant {
+                    scope: $ename::C_TYPE,
+                    name: stringify!($v),
+                    value: $ename::$v.0 as i64,
+                },
+            )* )*
+            $(
+                $crate::abi::Constant { scope: "", name: stringify!($c), value: ($cv) as i64 },
+            )*
+        ];
+    };
+
+    (@or $given:literal $default:expr) => { $given };
+    (@or $default:expr) => { $default };
+
+    (@kind struct) => { $crate::abi::TypeKind::Struct };
+    (@kind union) => { $crate::abi::TypeKind::Union };
+
+    (@zero struct $name:ident { $($f:ident: $t:ty),* }) => {
+        impl $crate::abi::AbiZero for $name {
+            const ZERO: Self = Self { $( $f: <$t as $crate::abi::AbiZero>::ZERO ),* };
+        }
+    };
+    (@zero union $name:ident { $f0:ident: $t0:ty $(, $f:ident: $t:ty)* }) => {
+        impl $crate::abi::AbiZero for $name {
+            const ZERO: Self = Self { $f0: <$t0 as $crate::abi::AbiZero>::ZERO };
+        }
+        const _: () = assert!(
+            ::core::mem::size_of::<$t0>() == ::core::mem::size_of::<$name>(),
+            "the first field of an abi! union must span the whole union"
+        );
+    };
+}

@@ -1,0 +1,279 @@
+//! Devices: count, properties, attributes, versions, limits, PCI ids.
+//!
+//! `cudaDeviceAttr` shares its numbering with the driver's
+//! `CUdevice_attribute`, so attributes pass straight through;
+//! `cudaDeviceProp` is filled field by field from the same attributes.
+
+use crate::abi::{cudaDeviceAttr as A, cudaDeviceProp, cudaError_t};
+use crate::boundary::Out;
+use crate::context;
+use crate::driver::{self, Driver};
+use std::ffi::{c_char, c_int};
+
+/// The runtime version this library implements (13.0).
+pub const RUNTIME_VERSION: c_int = 13000;
+
+/// `cudaGetDeviceCount`: 0 devices is `cudaErrorNoDevice`, as NVIDIA's.
+pub fn count(out: Out<c_int>) -> Result<(), cudaError_t> {
+    out.check()?;
+    match context::device_count() {
+        Ok(n) => out.write(n),
+        Err(e) => {
+            out.write(0)?;
+            Err(e)
+        }
+    }
+}
+
+/// `cudaRuntimeGetVersion`: never needs the driver.
+pub fn runtime_version(out: Out<c_int>) -> Result<(), cudaError_t> {
+    out.write(RUNTIME_VERSION)
+}
+
+/// `cudaDriverGetVersion`: 0 and success when there is no driver.
+pub fn driver_version(out: Out<c_int>) -> Result<(), cudaError_t> {
+    out.check()?;
+    out.write(driver::version())
+}
+
+fn attribute(drv: &Driver, attr: A, dev: c_int) -> Result<c_int, cudaError_t> {
+    let mut v = 0;
+    drv.cuDeviceGetAttribute(&mut v, attr.0 as c_int, dev).ok()?;
+    Ok(v)
+}
+
+/// `cudaDeviceGetAttribute`.
+pub fn get_attribute(out: Out<c_int>, attr: c_int, dev: c_int) -> Result<(), cudaError_t> {
+    out.check()?;
+    let drv = driver::get()?;
+    context::check_device(dev)?;
+    if attr <= 0 {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let v = attribute(drv, A(attr as u32), dev)?;
+    out.write(v)
+}
+
+/// `cudaGetDeviceProperties`: every field of the CUDA 13 struct, from the
+/// driver.
+pub fn properties(out: Out<cudaDeviceProp>, dev: c_int) -> Result<(), cudaError_t> {
+    out.check()?;
+    let drv = driver::get()?;
+    context::check_device(dev)?;
+    let mut p = cudaDeviceProp::default();
+    drv.cuDeviceGetName(p.name.as_mut_ptr(), p.name.len() as c_int, dev).ok()?;
+    let mut uuid = [0u8; 16];
+    drv.cuDeviceGetUuid(&mut uuid, dev).ok()?;
+    for (d, s) in p.uuid.bytes.iter_mut().zip(uuid) {
+        *d = s as c_char;
+    }
+    // LUIDs exist on Windows only; elsewhere the fields stay zero.
+    let mut mask = 0u32;
+    if drv.cuDeviceGetLuid(p.luid.as_mut_ptr(), &mut mask, dev) == driver::CUresult::SUCCESS {
+        p.luidDeviceNodeMask = mask;
+    }
+    let mut total = 0usize;
+    drv.cuDeviceTotalMem(&mut total, dev).ok()?;
+    p.totalGlobalMem = total;
+
+    let a = |attr: A| attribute(drv, attr, dev);
+    let z = |attr: A| a(attr).map(|v| v.max(0) as usize);
+    p.sharedMemPerBlock = z(A::cudaDevAttrMaxSharedMemoryPerBlock)?;
+    p.regsPerBlock = a(A::cudaDevAttrMaxRegistersPerBlock)?;
+    p.warpSize = a(A::cudaDevAttrWarpSize)?;
+    p.memPitch = z(A::cudaDevAttrMaxPitch)?;
+    p.maxThreadsPerBlock = a(A::cudaDevAttrMaxThreadsPerBlock)?;
+    p.maxThreadsDim = [
+        a(A::cudaDevAttrMaxBlockDimX)?,
+        a(A::cudaDevAttrMaxBlockDimY)?,
+        a(A::cudaDevAttrMaxBlockDimZ)?,
+    ];
+    p.maxGridSize = [
+        a(A::cudaDevAttrMaxGridDimX)?,
+        a(A::cudaDevAttrMaxGridDimY)?,
+        a(A::cudaDevAttrMaxGridDimZ)?,
+    ];
+    p.totalConstMem = z(A::cudaDevAttrTotalConstantMemory)?;
+    p.major = a(A::cudaDevAttrComputeCapabilityMajor)?;
+    p.minor = a(A::cudaDevAttrComputeCapabilityMinor)?;
+    p.textureAlignment = z(A::cudaDevAttrTextureAlignment)?;
+    p.texturePitchAlignment = z(A::cudaDevAttrTexturePitchAlignment)?;
+    p.multiProcessorCount = a(A::cudaDevAttrMultiProcessorCount)?;
+    p.integrated = a(A::cudaDevAttrIntegrated)?;
+    p.canMapHostMemory = a(A::cudaDevAttrCanMapHostMemory)?;
+    p.maxTexture1D = a(A::cudaDevAttrMaxTexture1DWidth)?;
+    p.maxTexture1DMipmap = a(A::cudaDevAttrMaxTexture1DMipmappedWidth)?;
+    p.maxTexture2D = [a(A::cudaDevAttrMaxTexture2DWidth)?, a(A::cudaDevAttrMaxTexture2DHeight)?];
+    p.maxTexture2DMipmap = [
+        a(A::cudaDevAttrMaxTexture2DMipmappedWidth)?,
+        a(A::cudaDevAttrMaxTexture2DMipmappedHeight)?,
+    ];
+    p.maxTexture2DLinear = [
+        a(A::cudaDevAttrMaxTexture2DLinearWidth)?,
+        a(A::cudaDevAttrMaxTexture2DLinearHeight)?,
+        a(A::cudaDevAttrMaxTexture2DLinearPitch)?,
+    ];
+    p.maxTexture2DGather = [
+        a(A::cudaDevAttrMaxTexture2DGatherWidth)?,
+        a(A::cudaDevAttrMaxTexture2DGatherHeight)?,
+    ];
+    p.maxTexture3D = [
+        a(A::cudaDevAttrMaxTexture3DWidth)?,
+        a(A::cudaDevAttrMaxTexture3DHeight)?,
+        a(A::cudaDevAttrMaxTexture3DDepth)?,
+    ];
+    p.maxTexture3DAlt = [
+        a(A::cudaDevAttrMaxTexture3DWidthAlt)?,
+        a(A::cudaDevAttrMaxTexture3DHeightAlt)?,
+        a(A::cudaDevAttrMaxTexture3DDepthAlt)?,
+    ];
+    p.maxTextureCubemap = a(A::cudaDevAttrMaxTextureCubemapWidth)?;
+    p.maxTexture1DLayered = [
+        a(A::cudaDevAttrMaxTexture1DLayeredWidth)?,
+        a(A::cudaDevAttrMaxTexture1DLayeredLayers)?,
+    ];
+    p.maxTexture2DLayered = [
+        a(A::cudaDevAttrMaxTexture2DLayeredWidth)?,
+        a(A::cudaDevAttrMaxTexture2DLayeredHeight)?,
+        a(A::cudaDevAttrMaxTexture2DLayeredLayers)?,
+    ];
+    p.maxTextureCubemapLayered = [
+        a(A::cudaDevAttrMaxTextureCubemapLayeredWidth)?,
+        a(A::cudaDevAttrMaxTextureCubemapLayeredLayers)?,
+    ];
+    p.maxSurface1D = a(A::cudaDevAttrMaxSurface1DWidth)?;
+    p.maxSurface2D = [a(A::cudaDevAttrMaxSurface2DWidth)?, a(A::cudaDevAttrMaxSurface2DHeight)?];
+    p.maxSurface3D = [
+        a(A::cudaDevAttrMaxSurface3DWidth)?,
+        a(A::cudaDevAttrMaxSurface3DHeight)?,
+        a(A::cudaDevAttrMaxSurface3DDepth)?,
+    ];
+    p.maxSurface1DLayered = [
+        a(A::cudaDevAttrMaxSurface1DLayeredWidth)?,
+        a(A::cudaDevAttrMaxSurface1DLayeredLayers)?,
+    ];
+    p.maxSurface2DLayered = [
+        a(A::cudaDevAttrMaxSurface2DLayeredWidth)?,
+        a(A::cudaDevAttrMaxSurface2DLayeredHeight)?,
+        a(A::cudaDevAttrMaxSurface2DLayeredLayers)?,
+    ];
+    p.maxSurfaceCubemap = a(A::cudaDevAttrMaxSurfaceCubemapWidth)?;
+    p.maxSurfaceCubemapLayered = [
+        a(A::cudaDevAttrMaxSurfaceCubemapLayeredWidth)?,
+        a(A::cudaDevAttrMaxSurfaceCubemapLayeredLayers)?,
+    ];
+    p.surfaceAlignment = z(A::cudaDevAttrSurfaceAlignment)?;
+    p.concurrentKernels = a(A::cudaDevAttrConcurrentKernels)?;
+    p.ECCEnabled = a(A::cudaDevAttrEccEnabled)?;
+    p.pciBusID = a(A::cudaDevAttrPciBusId)?;
+    p.pciDeviceID = a(A::cudaDevAttrPciDeviceId)?;
+    p.pciDomainID = a(A::cudaDevAttrPciDomainId)?;
+    p.tccDriver = a(A::cudaDevAttrTccDriver)?;
+    p.asyncEngineCount = a(A::cudaDevAttrAsyncEngineCount)?;
+    p.unifiedAddressing = a(A::cudaDevAttrUnifiedAddressing)?;
+    p.memoryBusWidth = a(A::cudaDevAttrGlobalMemoryBusWidth)?;
+    p.l2CacheSize = a(A::cudaDevAttrL2CacheSize)?;
+    p.persistingL2CacheMaxSize = a(A::cudaDevAttrMaxPersistingL2CacheSize)?;
+    p.maxThreadsPerMultiProcessor = a(A::cudaDevAttrMaxThreadsPerMultiProcessor)?;
+    p.streamPrioritiesSupported = a(A::cudaDevAttrStreamPrioritiesSupported)?;
+    p.globalL1CacheSupported = a(A::cudaDevAttrGlobalL1CacheSupported)?;
+    p.localL1CacheSupported = a(A::cudaDevAttrLocalL1CacheSupported)?;
+    p.sharedMemPerMultiprocessor = z(A::cudaDevAttrMaxSharedMemoryPerMultiprocessor)?;
+    p.regsPerMultiprocessor = a(A::cudaDevAttrMaxRegistersPerMultiprocessor)?;
+    p.managedMemory = a(A::cudaDevAttrManagedMemory)?;
+    p.isMultiGpuBoard = a(A::cudaDevAttrIsMultiGpuBoard)?;
+    p.multiGpuBoardGroupID = a(A::cudaDevAttrMultiGpuBoardGroupID)?;
+    p.hostNativeAtomicSupported = a(A::cudaDevAttrHostNativeAtomicSupported)?;
+    p.pageableMemoryAccess = a(A::cudaDevAttrPageableMemoryAccess)?;
+    p.concurrentManagedAccess = a(A::cudaDevAttrConcurrentManagedAccess)?;
+    p.computePreemptionSupported = a(A::cudaDevAttrComputePreemptionSupported)?;
+    p.canUseHostPointerForRegisteredMem = a(A::cudaDevAttrCanUseHostPointerForRegisteredMem)?;
+    p.cooperativeLaunch = a(A::cudaDevAttrCooperativeLaunch)?;
+    p.sharedMemPerBlockOptin = z(A::cudaDevAttrMaxSharedMemoryPerBlockOptin)?;
+    p.pageableMemoryAccessUsesHostPageTables = a(A::cudaDevAttrPageableMemoryAccessUsesHostPageTables)?;
+    p.directManagedMemAccessFromHost = a(A::cudaDevAttrDirectManagedMemAccessFromHost)?;
+    p.maxBlocksPerMultiProcessor = a(A::cudaDevAttrMaxBlocksPerMultiprocessor)?;
+    p.accessPolicyMaxWindowSize = a(A::cudaDevAttrMaxAccessPolicyWindowSize)?;
+    p.reservedSharedMemPerBlock = z(A::cudaDevAttrReservedSharedMemoryPerBlock)?;
+    p.hostRegisterSupported = a(A::cudaDevAttrHostRegisterSupported)?;
+    p.sparseCudaArraySupported = a(A::cudaDevAttrSparseCudaArraySupported)?;
+    p.hostRegisterReadOnlySupported = a(A::cudaDevAttrHostRegisterReadOnlySupported)?;
+    p.timelineSemaphoreInteropSupported = a(A::cudaDevAttrTimelineSemaphoreInteropSupported)?;
+    p.memoryPoolsSupported = a(A::cudaDevAttrMemoryPoolsSupported)?;
+    p.gpuDirectRDMASupported = a(A::cudaDevAttrGPUDirectRDMASupported)?;
+    p.gpuDirectRDMAFlushWritesOptions = a(A::cudaDevAttrGPUDirectRDMAFlushWritesOptions)? as u32;
+    p.gpuDirectRDMAWritesOrdering = a(A::cudaDevAttrGPUDirectRDMAWritesOrdering)?;
+    p.memoryPoolSupportedHandleTypes = a(A::cudaDevAttrMemoryPoolSupportedHandleTypes)? as u32;
+    p.deferredMappingCudaArraySupported = a(A::cudaDevAttrDeferredMappingCudaArraySupported)?;
+    p.ipcEventSupported = a(A::cudaDevAttrIpcEventSupport)?;
+    p.clusterLaunch = a(A::cudaDevAttrClusterLaunch)?;
+    // The runtime names no attribute for it; the driver numbers it 129.
+    p.unifiedFunctionPointers = a(A(129)).unwrap_or(0);
+    // Newer attributes: a driver that lacks one reports it as absent.
+    let opt = |attr: A| a(attr).unwrap_or(0);
+    p.deviceNumaConfig = opt(A::cudaDevAttrNumaConfig);
+    p.deviceNumaId = if p.deviceNumaConfig == 0 { -1 } else { opt(A::cudaDevAttrNumaId) };
+    p.mpsEnabled = opt(A::cudaDevAttrMpsEnabled);
+    p.hostNumaId = a(A::cudaDevAttrHostNumaId).unwrap_or(-1);
+    p.gpuPciDeviceID = opt(A::cudaDevAttrGpuPciDeviceId) as u32;
+    p.gpuPciSubsystemID = opt(A::cudaDevAttrGpuPciSubsystemId) as u32;
+    p.hostNumaMultinodeIpcSupported = opt(A::cudaDevAttrHostNumaMultinodeIpcSupported);
+    out.write(p)
+}
+
+/// `cudaDeviceGetPCIBusId`.
+pub fn pci_bus_id(buf: *mut c_char, len: c_int, dev: c_int) -> Result<(), cudaError_t> {
+    if buf.is_null() || len <= 0 {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let drv = driver::get()?;
+    context::check_device(dev)?;
+    drv.cuDeviceGetPCIBusId(buf, len, dev).ok()
+}
+
+/// `cudaDeviceGetByPCIBusId`.
+pub fn by_pci_bus_id(out: Out<c_int>, id: crate::boundary::CStrArg) -> Result<(), cudaError_t> {
+    out.check()?;
+    let id = id.get()?;
+    let mut dev = 0;
+    driver::get()?
+        .cuDeviceGetByPCIBusId(&mut dev, id.as_ptr())
+        .ok()
+        .map_err(|_| cudaError_t::cudaErrorInvalidDevice)?;
+    out.write(dev)
+}
+
+/// `cudaDeviceSetLimit`: `cudaLimit` equals `CUlimit`.
+pub fn set_limit(limit: c_int, value: usize) -> Result<(), cudaError_t> {
+    if !(0..=6).contains(&limit) {
+        return Err(cudaError_t::cudaErrorUnsupportedLimit);
+    }
+    driver::get()?.cuCtxSetLimit(limit, value).ok()
+}
+
+/// `cudaDeviceGetLimit`.
+pub fn get_limit(out: Out<usize>, limit: c_int) -> Result<(), cudaError_t> {
+    out.check()?;
+    if !(0..=6).contains(&limit) {
+        return Err(crate::abi::cudaError_t::cudaErrorUnsupportedLimit);
+    }
+    let mut v = 0usize;
+    driver::get()?.cuCtxGetLimit(&mut v, limit).ok()?;
+    out.write(v)
+}
+
+/// `cudaDeviceGetCacheConfig`.
+pub fn get_cache_config(out: Out<c_int>) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut v = 0;
+    driver::get()?.cuCtxGetCacheConfig(&mut v).ok()?;
+    out.write(v)
+}
+
+/// `cudaDeviceSetCacheConfig`.
+pub fn set_cache_config(config: c_int) -> Result<(), cudaError_t> {
+    if !(0..=3).contains(&config) {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    driver::get()?.cuCtxSetCacheConfig(config).ok()
+}

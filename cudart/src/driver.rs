@@ -1,0 +1,321 @@
+//! The driver: `libcuda.so.1`, opened once at first need, and the table of
+//! its public entry points, resolved through `cuGetProcAddress_v2` for the
+//! CUDA version this runtime implements.
+//!
+//! Two tables are kept: the default one, and the per-thread-default-stream
+//! one (`CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`) for the `_ptds` and
+//! `_ptsz` exports, resolved on first use. A missing driver is the sticky
+//! `cudaErrorInsufficientDriver`; a failing `cuInit` is its mapped error
+//! (`cudaErrorNoDevice` when no device is visible), sticky as well.
+
+#![allow(non_snake_case, non_camel_case_types)]
+
+use crate::abi::cudaError_t;
+use once_cell::sync::OnceCell;
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
+/// `CUresult`: the driver's error code.
+#[repr(transparent)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct CUresult(pub i32);
+
+impl CUresult {
+    pub const SUCCESS: Self = Self(0);
+    pub const ERROR_INVALID_VALUE: Self = Self(1);
+    pub const ERROR_NOT_INITIALIZED: Self = Self(3);
+    pub const ERROR_DEINITIALIZED: Self = Self(4);
+    pub const ERROR_NO_DEVICE: Self = Self(100);
+    pub const ERROR_INVALID_CONTEXT: Self = Self(201);
+    pub const ERROR_CONTEXT_IS_DESTROYED: Self = Self(709);
+    pub const ERROR_NOT_FOUND: Self = Self(500);
+
+    /// The runtime error a driver error surfaces as. The two enumerations
+    /// share their numbers for every code they both define; driver codes
+    /// the runtime has no name for become `cudaErrorUnknown`.
+    pub fn to_runtime(self) -> cudaError_t {
+        match self.0 {
+            // Driver "not initialized"/"deinitialized" after the runtime
+            // initialized it can only mean the driver is shutting down.
+            3 => cudaError_t::cudaErrorInitializationError,
+            4 => cudaError_t::cudaErrorCudartUnloading,
+            // An invalid context from the driver is a device that the
+            // runtime has not (or no longer) set up.
+            201 => cudaError_t(201),
+            code if runtime_defines(code) => cudaError_t(code),
+            _ => cudaError_t::cudaErrorUnknown,
+        }
+    }
+
+    #[inline]
+    pub fn ok(self) -> Result<(), cudaError_t> {
+        if self == Self::SUCCESS {
+            Ok(())
+        } else {
+            Err(self.to_runtime())
+        }
+    }
+}
+
+/// Whether the runtime's enumeration has a value of this number.
+fn runtime_defines(code: i32) -> bool {
+    // An undefined code's name is the one NVIDIA gives every unknown value.
+    cudaError_t(code).name() != cudaError_t(i32::MIN).name()
+}
+
+pub type CUdevice = c_int;
+pub type CUdeviceptr = u64;
+pub type CUcontext = *mut c_void;
+pub type CUlibrary = *mut c_void;
+pub type CUkernel = *mut c_void;
+pub type CUfunction = *mut c_void;
+pub type CUstream = *mut c_void;
+pub type CUevent = *mut c_void;
+
+/// `CU_STREAM_LEGACY` and `CU_STREAM_PER_THREAD`: the same values as the
+/// runtime's `cudaStreamLegacy` and `cudaStreamPerThread`.
+pub const CU_STREAM_LEGACY: CUstream = 0x1 as CUstream;
+pub const CU_STREAM_PER_THREAD: CUstream = 0x2 as CUstream;
+
+/// The CUDA version whose driver ABI this runtime is written against.
+pub const CUDA_VERSION: c_int = 13000;
+
+const CU_GET_PROC_ADDRESS_DEFAULT: u64 = 0;
+const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
+
+type GetProcAddress =
+    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
+
+/// Declares the driver entry points the runtime uses: one table field per
+/// function (resolved by base name) and a safe method of the same name that
+/// calls it, answering `CUDA_ERROR_NOT_FOUND` when this driver lacks it.
+macro_rules! driver_api {
+    ($( $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )*) => {
+        /// The resolved driver entry points.
+        pub struct Driver {
+            $( $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
+        }
+
+        impl Driver {
+            fn resolve(get: GetProcAddress, flags: u64) -> Driver {
+                Driver {
+                    $( $name: {
+                        let name = concat!(stringify!($name), "\0");
+                        let mut pfn: *mut c_void = std::ptr::null_mut();
+                        let mut status: c_int = 0;
+                        // SAFETY: `name` is NUL-terminated, `pfn` and
+                        // `status` are valid out-pointers for the call.
+                        let r = unsafe {
+                            get(name.as_ptr().cast(), &mut pfn, CUDA_VERSION, flags, &mut status)
+                        };
+                        if r == CUresult::SUCCESS && !pfn.is_null() {
+                            // SAFETY: the driver returned the entry point of
+                            // this name for CUDA 13.0, whose C signature is the
+                            // one declared in the table.
+                            Some(unsafe {
+                                std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($ty),*) -> CUresult>(pfn)
+                            })
+                        } else {
+                            None
+                        }
+                    }, )*
+                }
+            }
+
+            $(
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments)]
+                pub fn $name(&self, $($arg: $ty),*) -> CUresult {
+                    match self.$name {
+                        // SAFETY: the driver API contract: pointer arguments
+                        // come from Rust references or are the caller's own
+                        // pointers passed through unchanged, exactly as the
+                        // runtime API hands them to the driver; the driver
+                        // validates handles and device pointers.
+                        Some(f) => unsafe { f($($arg),*) },
+                        None => CUresult::ERROR_NOT_FOUND,
+                    }
+                }
+            )*
+        }
+    };
+}
+
+driver_api! {
+    cuInit(flags: c_uint);
+    cuDriverGetVersion(version: *mut c_int);
+    cuGetErrorName(e: CUresult, s: *mut *const c_char);
+    cuDeviceGet(dev: *mut CUdevice, ordinal: c_int);
+    cuDeviceGetCount(count: *mut c_int);
+    cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUdevice);
+    cuDeviceGetUuid(uuid: *mut [u8; 16], dev: CUdevice);
+    cuDeviceGetLuid(luid: *mut c_char, mask: *mut c_uint, dev: CUdevice);
+    cuDeviceTotalMem(bytes: *mut usize, dev: CUdevice);
+    cuDeviceGetAttribute(value: *mut c_int, attr: c_int, dev: CUdevice);
+    cuDeviceGetPCIBusId(id: *mut c_char, len: c_int, dev: CUdevice);
+    cuDeviceGetByPCIBusId(dev: *mut CUdevice, id: *const c_char);
+    cuDevicePrimaryCtxRetain(ctx: *mut CUcontext, dev: CUdevice);
+    cuDevicePrimaryCtxRelease(dev: CUdevice);
+    cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: c_uint);
+    cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut c_uint, active: *mut c_int);
+    cuDevicePrimaryCtxReset(dev: CUdevice);
+    cuCtxGetCurrent(ctx: *mut CUcontext);
+    cuCtxSetCurrent(ctx: CUcontext);
+    cuCtxGetDevice(dev: *mut CUdevice);
+    cuCtxSynchronize();
+    cuCtxGetFlags(flags: *mut c_uint);
+    cuCtxSetLimit(limit: c_int, value: usize);
+    cuCtxGetLimit(value: *mut usize, limit: c_int);
+    cuCtxGetCacheConfig(config: *mut c_int);
+    cuCtxSetCacheConfig(config: c_int);
+    cuCtxGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int);
+    cuLibraryLoadData(lib: *mut CUlibrary, code: *const c_void, jit_opts: *mut c_int, jit_vals: *mut *mut c_void, n_jit: c_uint, lib_opts: *mut c_int, lib_vals: *mut *mut c_void, n_lib: c_uint);
+    cuLibraryUnload(lib: CUlibrary);
+    cuLibraryGetKernel(kernel: *mut CUkernel, lib: CUlibrary, name: *const c_char);
+    cuLibraryGetGlobal(dptr: *mut CUdeviceptr, bytes: *mut usize, lib: CUlibrary, name: *const c_char);
+    cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, lib: CUlibrary, name: *const c_char);
+    cuKernelGetFunction(func: *mut CUfunction, kernel: CUkernel);
+    cuKernelGetAttribute(value: *mut c_int, attr: c_int, kernel: CUkernel, dev: CUdevice);
+    cuKernelSetAttribute(attr: c_int, value: c_int, kernel: CUkernel, dev: CUdevice);
+    cuKernelSetCacheConfig(kernel: CUkernel, config: c_int, dev: CUdevice);
+    cuKernelGetName(name: *mut *const c_char, kernel: CUkernel);
+    cuFuncGetAttribute(value: *mut c_int, attr: c_int, func: CUfunction);
+    cuFuncSetAttribute(func: CUfunction, attr: c_int, value: c_int);
+    cuFuncSetCacheConfig(func: CUfunction, config: c_int);
+    cuLaunchKernel(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, smem: c_uint, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void);
+    cuLaunchKernelEx(config: *const c_void, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
+    cuMemAlloc(dptr: *mut CUdeviceptr, bytes: usize);
+    cuMemFree(dptr: CUdeviceptr);
+    cuMemAllocPitch(dptr: *mut CUdeviceptr, pitch: *mut usize, width: usize, height: usize, elem: c_uint);
+    cuMemHostAlloc(pp: *mut *mut c_void, bytes: usize, flags: c_uint);
+    cuMemFreeHost(p: *mut c_void);
+    cuMemHostGetDevicePointer(dptr: *mut CUdeviceptr, p: *mut c_void, flags: c_uint);
+    cuMemHostGetFlags(flags: *mut c_uint, p: *mut c_void);
+    cuMemAllocManaged(dptr: *mut CUdeviceptr, bytes: usize, flags: c_uint);
+    cuMemGetInfo(free: *mut usize, total: *mut usize);
+    cuMemGetAddressRange(base: *mut CUdeviceptr, size: *mut usize, dptr: CUdeviceptr);
+    cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize);
+    cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize, stream: CUstream);
+    cuMemcpy2DUnaligned(copy: *const c_void);
+    cuMemcpy2DAsync(copy: *const c_void, stream: CUstream);
+    cuMemsetD8(dst: CUdeviceptr, value: u8, n: usize);
+    cuMemsetD8Async(dst: CUdeviceptr, value: u8, n: usize, stream: CUstream);
+    cuMemsetD2D8(dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize);
+    cuMemsetD2D8Async(dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize, stream: CUstream);
+    cuPointerGetAttribute(data: *mut c_void, attr: c_int, ptr: CUdeviceptr);
+    cuPointerGetAttributes(n: c_uint, attrs: *mut c_int, data: *mut *mut c_void, ptr: CUdeviceptr);
+    cuStreamCreate(stream: *mut CUstream, flags: c_uint);
+    cuStreamCreateWithPriority(stream: *mut CUstream, flags: c_uint, priority: c_int);
+    cuStreamDestroy(stream: CUstream);
+    cuStreamSynchronize(stream: CUstream);
+    cuStreamQuery(stream: CUstream);
+    cuStreamWaitEvent(stream: CUstream, event: CUevent, flags: c_uint);
+    cuStreamGetFlags(stream: CUstream, flags: *mut c_uint);
+    cuStreamGetPriority(stream: CUstream, priority: *mut c_int);
+    cuStreamGetCtx(stream: CUstream, ctx: *mut CUcontext);
+    cuStreamGetDevice(stream: CUstream, dev: *mut CUdevice);
+    cuStreamAddCallback(stream: CUstream, cb: Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>, data: *mut c_void, flags: c_uint);
+    cuLaunchHostFunc(stream: CUstream, f: Option<unsafe extern "C" fn(*mut c_void)>, data: *mut c_void);
+    cuEventCreate(event: *mut CUevent, flags: c_uint);
+    cuEventDestroy(event: CUevent);
+    cuEventRecord(event: CUevent, stream: CUstream);
+    cuEventRecordWithFlags(event: CUevent, stream: CUstream, flags: c_uint);
+    cuEventQuery(event: CUevent);
+    cuEventSynchronize(event: CUevent);
+    cuEventElapsedTime(ms: *mut f32, start: CUevent, end: CUevent);
+}
+
+/// Where the driver comes from: the loaded library stays open for the
+/// process (dropping it would unmap code other libraries call into).
+struct Loaded {
+    _lib: libloading::Library,
+    get: GetProcAddress,
+    default: Driver,
+    per_thread: OnceCell<Driver>,
+}
+
+static DRIVER: OnceCell<Result<Loaded, cudaError_t>> = OnceCell::new();
+
+/// The driver, loaded and initialized (`cuInit(0)`) on first call.
+#[inline]
+pub fn get() -> Result<&'static Driver, cudaError_t> {
+    match DRIVER.get_or_init(load) {
+        Ok(l) => Ok(&l.default),
+        Err(e) => Err(*e),
+    }
+}
+
+/// The per-thread-default-stream flavour of the table (for `_ptds`/`_ptsz`).
+pub fn get_per_thread() -> Result<&'static Driver, cudaError_t> {
+    match DRIVER.get_or_init(load) {
+        Ok(l) => Ok(l
+            .per_thread
+            .get_or_init(|| Driver::resolve(l.get, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))),
+        Err(e) => Err(*e),
+    }
+}
+
+/// Whether the driver has been loaded (without loading it).
+pub fn loaded() -> Option<&'static Driver> {
+    match DRIVER.get() {
+        Some(Ok(l)) => Some(&l.default),
+        _ => None,
+    }
+}
+
+/// The driver's version, or 0 when there is no usable driver (never fails:
+/// `cudaDriverGetVersion` reports 0 and success without a driver).
+pub fn version() -> c_int {
+    let mut v = 0;
+    if let Ok(d) = get() {
+        if d.cuDriverGetVersion(&mut v) != CUresult::SUCCESS {
+            v = 0;
+        }
+    }
+    v
+}
+
+fn load() -> Result<Loaded, cudaError_t> {
+    let trigger = crate::boundary::current_api();
+    log::info!(target: "cudart::lifecycle", "driver: loading libcuda.so.1 (first needed by {trigger})");
+    // SAFETY: loading the system's CUDA driver runs its initializers, which
+    // is what every CUDA program does; no Rust invariants depend on them.
+    let lib = match unsafe { libloading::Library::new("libcuda.so.1") } {
+        Ok(l) => l,
+        Err(e) => {
+            log::info!(target: "cudart::lifecycle", "driver: libcuda.so.1 not found ({e}): cudaErrorInsufficientDriver, sticky");
+            crate::error::set_sticky(cudaError_t::cudaErrorInsufficientDriver);
+            return Err(cudaError_t::cudaErrorInsufficientDriver);
+        }
+    };
+    // SAFETY: `cuGetProcAddress_v2` has this C signature in every driver
+    // that exports it (CUDA 12.0 and later).
+    let get: GetProcAddress = match unsafe { lib.get::<GetProcAddress>(b"cuGetProcAddress_v2\0") } {
+        Ok(sym) => *sym,
+        Err(_) => {
+            log::info!(target: "cudart::lifecycle", "driver: libcuda.so.1 lacks cuGetProcAddress_v2 (older than CUDA 12): cudaErrorInsufficientDriver");
+            crate::error::set_sticky(cudaError_t::cudaErrorInsufficientDriver);
+            return Err(cudaError_t::cudaErrorInsufficientDriver);
+        }
+    };
+    let default = Driver::resolve(get, CU_GET_PROC_ADDRESS_DEFAULT);
+    let mut version = 0;
+    if default.cuDriverGetVersion(&mut version) != CUresult::SUCCESS || version < CUDA_VERSION {
+        log::info!(target: "cudart::lifecycle", "driver: version {version} is older than {CUDA_VERSION}: cudaErrorInsufficientDriver");
+        crate::error::set_sticky(cudaError_t::cudaErrorInsufficientDriver);
+        return Err(cudaError_t::cudaErrorInsufficientDriver);
+    }
+    let r = default.cuInit(0);
+    if r != CUresult::SUCCESS {
+        let e = r.to_runtime();
+        log::info!(target: "cudart::lifecycle", "driver: cuInit failed with {} -> {}, sticky", r.0, e.0);
+        crate::error::set_sticky(e);
+        return Err(e);
+    }
+    log::info!(target: "cudart::lifecycle", "driver: cuInit done, driver CUDA version {version}");
+    Ok(Loaded {
+        _lib: lib,
+        get,
+        default,
+        per_thread: OnceCell::new(),
+    })
+}

@@ -1,0 +1,94 @@
+//! The thread's last error and the process's sticky error.
+//!
+//! Every failing call records its error as the calling thread's last error;
+//! `cudaGetLastError` returns it and resets it, `cudaPeekAtLastError` only
+//! returns it. A sticky error (the driver could not be loaded, or a device
+//! fault corrupted the context) outlives the reset: both calls keep
+//! reporting it, as NVIDIA's runtime does, until the state that caused it
+//! is gone (a process without a driver never recovers).
+
+use crate::abi::cudaError_t;
+use std::cell::Cell;
+use std::ffi::c_char;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+thread_local! {
+    static LAST: Cell<cudaError_t> = const { Cell::new(cudaError_t::cudaSuccess) };
+}
+
+/// The process-wide sticky error (0 = none).
+static STICKY: AtomicI32 = AtomicI32::new(0);
+
+/// Records a failing call's error as the thread's last error. Errors that
+/// mean the context is corrupted (a device-side fault) become sticky.
+#[inline]
+pub fn set_last(e: cudaError_t) {
+    if is_device_fault(e) {
+        STICKY.store(e.0, Ordering::Relaxed);
+    }
+    LAST.with(|l| l.set(e));
+}
+
+/// Device-side faults after which the context cannot be used again until
+/// `cudaDeviceReset`: illegal address, assert, hardware stack error,
+/// illegal instruction, misaligned address, invalid address space, invalid
+/// PC, launch failure, cooperative launch too large is not one of them.
+fn is_device_fault(e: cudaError_t) -> bool {
+    matches!(e.0, 700 | 710 | 714 | 715 | 716 | 717 | 718 | 719)
+}
+
+/// Makes `e` sticky for the whole process (and the thread's last error).
+pub fn set_sticky(e: cudaError_t) {
+    STICKY.store(e.0, Ordering::Relaxed);
+    set_last(e);
+}
+
+/// Clears the sticky error (after `cudaDeviceReset` recovers the device).
+pub fn clear_sticky() {
+    STICKY.store(0, Ordering::Relaxed);
+}
+
+#[inline]
+pub fn sticky() -> cudaError_t {
+    cudaError_t(STICKY.load(Ordering::Relaxed))
+}
+
+/// `cudaGetLastError`: the last error, then reset (a sticky error stays).
+#[inline]
+pub fn get_last() -> Result<(), cudaError_t> {
+    let e = LAST.with(|l| l.replace(cudaError_t::cudaSuccess));
+    let e = if e == cudaError_t::cudaSuccess {
+        sticky()
+    } else {
+        e
+    };
+    if e == cudaError_t::cudaSuccess {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
+/// `cudaPeekAtLastError`: the last error, not reset.
+#[inline]
+pub fn peek_last() -> Result<(), cudaError_t> {
+    let e = LAST.with(|l| l.get());
+    let e = if e == cudaError_t::cudaSuccess {
+        sticky()
+    } else {
+        e
+    };
+    if e == cudaError_t::cudaSuccess {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
+pub fn name(e: cudaError_t) -> Result<*const c_char, cudaError_t> {
+    Ok(e.name().as_ptr())
+}
+
+pub fn string(e: cudaError_t) -> Result<*const c_char, cudaError_t> {
+    Ok(e.description().as_ptr())
+}

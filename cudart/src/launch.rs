@@ -1,0 +1,259 @@
+//! Launches: the `<<<>>>` configuration stack, nvcc's CUDA 13 launch entry
+//! points, `cudaLaunchKernel` and `cudaLaunchKernelExC`, and the function
+//! attribute calls.
+
+use crate::abi::{cudaError_t, cudaFuncAttributes, cudaLaunchConfig_t, cudaStream_t, dim3};
+use crate::boundary::{In, Out};
+use crate::driver::{self, CUkernel, CUstream};
+use crate::registry;
+use std::cell::RefCell;
+use std::ffi::{c_int, c_uint, c_void};
+
+/// One `<<<grid, block, shared, stream>>>` configuration.
+#[derive(Copy, Clone)]
+struct Config {
+    grid: dim3,
+    block: dim3,
+    shared: usize,
+    stream: cudaStream_t,
+}
+
+thread_local! {
+    /// Pushed by `__cudaPushCallConfiguration` at the call site, popped by
+    /// the kernel's host stub: per thread, like NVIDIA's.
+    static CONFIGS: RefCell<Vec<Config>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `__cudaPushCallConfiguration`: 0 lets the stub run.
+#[inline]
+pub fn push_config(grid: dim3, block: dim3, shared: usize, stream: cudaStream_t) -> Result<u32, cudaError_t> {
+    CONFIGS.with(|c| {
+        c.borrow_mut().push(Config {
+            grid,
+            block,
+            shared,
+            stream,
+        })
+    });
+    Ok(0)
+}
+
+/// `__cudaPopCallConfiguration`.
+#[inline]
+pub fn pop_config(
+    grid: Out<dim3>,
+    block: Out<dim3>,
+    shared: Out<usize>,
+    stream: Out<cudaStream_t>,
+) -> Result<(), cudaError_t> {
+    let c = CONFIGS
+        .with(|c| c.borrow_mut().pop())
+        .ok_or(cudaError_t::cudaErrorMissingConfiguration)?;
+    grid.write(c.grid)?;
+    block.write(c.block)?;
+    shared.write(c.shared)?;
+    stream.write(c.stream)?;
+    Ok(())
+}
+
+/// Limits every device CUDA 13 supports (sm_75 and later) shares; checked
+/// here so a bad configuration is `cudaErrorInvalidConfiguration` without
+/// a driver round trip, as NVIDIA's runtime reports it.
+fn check_dims(grid: dim3, block: dim3) -> Result<(), cudaError_t> {
+    let threads = u64::from(block.x) * u64::from(block.y) * u64::from(block.z);
+    let bad = grid.x == 0
+        || grid.y == 0
+        || grid.z == 0
+        || threads == 0
+        || threads > 1024
+        || block.x > 1024
+        || block.y > 1024
+        || block.z > 64
+        || grid.x > i32::MAX as u32
+        || grid.y > 65535
+        || grid.z > 65535;
+    if bad {
+        Err(cudaError_t::cudaErrorInvalidConfiguration)
+    } else {
+        Ok(())
+    }
+}
+
+/// The driver stream for a runtime stream handle: the null stream of a
+/// per-thread-default-stream export is the per-thread stream.
+#[inline]
+pub fn driver_stream(stream: cudaStream_t, per_thread: bool) -> CUstream {
+    if per_thread && stream.is_null() {
+        driver::CU_STREAM_PER_THREAD
+    } else {
+        stream
+    }
+}
+
+/// Every launch ends here.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn launch_kernel(
+    k: CUkernel,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    check_dims(grid, block)?;
+    let shared = c_uint::try_from(shared).map_err(|_| cudaError_t::cudaErrorInvalidValue)?;
+    driver::get()?
+        .cuLaunchKernel(
+            k,
+            grid.x,
+            grid.y,
+            grid.z,
+            block.x,
+            block.y,
+            block.z,
+            shared,
+            driver_stream(stream, per_thread),
+            args,
+            std::ptr::null_mut(),
+        )
+        .ok()
+}
+
+/// `__cudaLaunchKernel` (nvcc's stubs) and `cudaLaunchKernel`: `func` is a
+/// kernel handle or a host stub.
+#[inline]
+pub fn launch(
+    func: *const c_void,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    let k = registry::launch_handle(func)?;
+    launch_kernel(k, grid, block, args, shared, stream, per_thread)
+}
+
+/// `__cudaGetKernel`: the handle nvcc's stub caches for its call site.
+/// Without a driver the stub pointer itself is stored (and the error
+/// returned), exactly as NVIDIA's runtime does: launches accept both.
+pub fn get_kernel_for_stub(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cudaError_t> {
+    out.check()?;
+    match crate::context::ensure().and_then(|_| registry::kernel_of_stub(stub)) {
+        Ok(k) => out.write(k),
+        Err(e) => {
+            out.write(stub as *mut c_void)?;
+            Err(e)
+        }
+    }
+}
+
+/// `cudaGetKernel`.
+pub fn get_kernel(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cudaError_t> {
+    out.check()?;
+    out.write(registry::kernel_of_stub(stub)?)
+}
+
+/// `cudaGetFuncBySymbol`: the kernel's `CUfunction` in the current context.
+pub fn get_func_by_symbol(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cudaError_t> {
+    out.check()?;
+    let k = registry::launch_handle(stub)?;
+    let mut f = std::ptr::null_mut();
+    driver::get()?.cuKernelGetFunction(&mut f, k).ok()?;
+    out.write(f)
+}
+
+/// The driver's `CUlaunchConfig`: the runtime's `cudaLaunchConfig_t` with
+/// dimensions spelled out; attribute records share one layout and ids.
+#[repr(C)]
+struct CuLaunchConfig {
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared: c_uint,
+    stream: CUstream,
+    attrs: *mut c_void,
+    num_attrs: c_uint,
+}
+
+/// `cudaLaunchKernelExC`.
+pub fn launch_ex(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void, per_thread: bool) -> Result<(), cudaError_t> {
+    let c = config.read()?;
+    check_dims(c.gridDim, c.blockDim)?;
+    if c.numAttrs > 0 && c.attrs.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let k = registry::launch_handle(func)?;
+    let cfg = CuLaunchConfig {
+        grid: [c.gridDim.x, c.gridDim.y, c.gridDim.z],
+        block: [c.blockDim.x, c.blockDim.y, c.blockDim.z],
+        shared: c_uint::try_from(c.dynamicSmemBytes).map_err(|_| cudaError_t::cudaErrorInvalidValue)?,
+        stream: driver_stream(c.stream, per_thread),
+        attrs: c.attrs.cast(),
+        num_attrs: c.numAttrs,
+    };
+    driver::get()?
+        .cuLaunchKernelEx(&cfg as *const CuLaunchConfig as *const c_void, k, args, std::ptr::null_mut())
+        .ok()
+}
+
+/// The kernel handle and device for the function-attribute calls.
+fn kernel_and_device(func: *const c_void) -> Result<(CUkernel, c_int), cudaError_t> {
+    let k = registry::launch_handle(func)?;
+    Ok((k, crate::context::current_device()))
+}
+
+/// `cudaFuncGetAttributes`.
+pub fn func_get_attributes(out: Out<cudaFuncAttributes>, func: *const c_void) -> Result<(), cudaError_t> {
+    out.check()?;
+    let (k, dev) = kernel_and_device(func)?;
+    let drv = driver::get()?;
+    let get = |attr: c_int| -> Result<c_int, cudaError_t> {
+        let mut v = 0;
+        drv.cuKernelGetAttribute(&mut v, attr, k, dev).ok()?;
+        Ok(v)
+    };
+    // CUfunction_attribute numbers.
+    let mut a = cudaFuncAttributes::default();
+    a.maxThreadsPerBlock = get(0)?;
+    a.sharedSizeBytes = get(1)? as usize;
+    a.constSizeBytes = get(2)? as usize;
+    a.localSizeBytes = get(3)? as usize;
+    a.numRegs = get(4)?;
+    a.ptxVersion = get(5)?;
+    a.binaryVersion = get(6)?;
+    a.cacheModeCA = get(7)?;
+    a.maxDynamicSharedSizeBytes = get(8)?;
+    a.preferredShmemCarveout = get(9)?;
+    a.clusterDimMustBeSet = get(10).unwrap_or(0);
+    a.requiredClusterWidth = get(11).unwrap_or(0);
+    a.requiredClusterHeight = get(12).unwrap_or(0);
+    a.requiredClusterDepth = get(13).unwrap_or(0);
+    a.clusterSchedulingPolicyPreference = get(15).unwrap_or(0);
+    a.nonPortableClusterSizeAllowed = get(14).unwrap_or(0);
+    out.write(a)
+}
+
+/// `cudaFuncSetAttribute`: `cudaFuncAttribute` values are the driver's
+/// `CUfunction_attribute` numbers for the settable ones.
+pub fn func_set_attribute(func: *const c_void, attr: c_int, value: c_int) -> Result<(), cudaError_t> {
+    let (k, dev) = kernel_and_device(func)?;
+    // cudaFuncAttributeMaxDynamicSharedMemorySize = 8 -> CU 8, PreferredSharedMemoryCarveout = 9 -> 9,
+    // ClusterDimMustBeSet 10, RequiredClusterWidth.. 11-13, NonPortableClusterSizeAllowed 14,
+    // ClusterSchedulingPolicyPreference 15.
+    if !(8..=15).contains(&attr) {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    driver::get()?.cuKernelSetAttribute(attr, value, k, dev).ok()
+}
+
+/// `cudaFuncSetCacheConfig`: `cudaFuncCache` equals `CUfunc_cache`.
+pub fn func_set_cache_config(func: *const c_void, config: c_int) -> Result<(), cudaError_t> {
+    if !(0..=3).contains(&config) {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let (k, dev) = kernel_and_device(func)?;
+    driver::get()?.cuKernelSetCacheConfig(k, config, dev).ok()
+}

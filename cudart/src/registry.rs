@@ -1,0 +1,394 @@
+//! What programs register at load time, and the lazy loading behind it.
+//!
+//! nvcc's constructors call `__cudaRegisterFatBinary`, then
+//! `__cudaRegisterFunction`/`__cudaRegisterVar` per kernel and variable,
+//! before `main`. Registration only records addresses and names: it never
+//! touches the driver, so it costs a hash-map insert per kernel.
+//!
+//! The driver sees a fatbin the first time one of its kernels or variables
+//! is needed: `cuLibraryLoadData` (once per fatbin, shared by every context,
+//! since a `CUlibrary` is context-independent), then `cuLibraryGetKernel`
+//! per kernel on its first launch, cached for the process. Launch-path
+//! look-ups go through a thread-local cache, so launches from many threads
+//! never contend on a lock.
+
+use crate::abi::cudaError_t;
+use crate::boundary::{In, Out};
+use crate::driver::{self, CUdeviceptr, CUkernel, CUlibrary};
+use once_cell::sync::Lazy;
+use parking_lot::{Mutex, RwLock};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::Arc;
+
+const FATBIN_WRAPPER_MAGIC: u32 = 0x466243B1;
+const FATBIN_CONTAINER_MAGIC: u32 = 0xBA55ED50;
+
+/// The 24-byte wrapper nvcc emits in `.nvFatBinSegment`.
+#[repr(C)]
+#[derive(Copy, Clone)]
+struct RawWrapper {
+    magic: u32,
+    version: u32,
+    data: *const c_void,
+    prelinked: *const c_void,
+}
+
+/// One registered fatbin.
+pub struct Fatbin {
+    /// Registration order, for the trace.
+    pub id: u64,
+    /// The container the wrapper points to (the image for the driver).
+    image: usize,
+    /// The wrapper's address (where the fatbin came from).
+    wrapper: usize,
+    /// The driver library, once loaded.
+    library: AtomicPtr<c_void>,
+    load_lock: Mutex<()>,
+    /// Managed variables: (host pointer slot, name) to fill on load.
+    managed: Mutex<Vec<(usize, usize)>>,
+}
+
+/// One registered kernel: the host stub is the key every launch uses.
+pub struct Kernel {
+    fatbin: Arc<Fatbin>,
+    /// The device name (mangled), in the program's read-only data; valid
+    /// until the fatbin is unregistered, when this record goes too.
+    name: usize,
+    /// The driver's kernel handle, once resolved.
+    handle: AtomicPtr<c_void>,
+}
+
+/// One registered `__device__`, `__constant__` or `__managed__` variable.
+pub struct Var {
+    fatbin: Arc<Fatbin>,
+    name: usize,
+    pub size: usize,
+}
+
+#[derive(Default)]
+struct Registry {
+    fatbins: HashMap<usize, Arc<Fatbin>>,
+    kernels: HashMap<usize, Arc<Kernel>>,
+    vars: HashMap<usize, Arc<Var>>,
+    next_id: u64,
+}
+
+static REGISTRY: Lazy<RwLock<Registry>> = Lazy::new(Default::default);
+
+/// Bumped whenever records go away, so thread-local caches drop theirs.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// Launch handle (host stub or kernel handle) -> kernel handle.
+    static LAUNCH_CACHE: RefCell<(u64, HashMap<usize, usize>)> = RefCell::new((0, HashMap::new()));
+}
+
+fn name_of(ptr: usize) -> &'static CStr {
+    // SAFETY: `ptr` was checked non-null at registration and points to the
+    // registering module's NUL-terminated name, which stays mapped until
+    // that module unregisters its fatbin, which removes every record
+    // holding the pointer first.
+    unsafe { CStr::from_ptr(ptr as *const c_char) }
+}
+
+impl Fatbin {
+    /// The driver library for this fatbin, loaded on first need.
+    pub fn library(&self) -> Result<CUlibrary, cudaError_t> {
+        let lib = self.library.load(Ordering::Acquire);
+        if !lib.is_null() {
+            return Ok(lib);
+        }
+        let _guard = self.load_lock.lock();
+        let lib = self.library.load(Ordering::Acquire);
+        if !lib.is_null() {
+            return Ok(lib);
+        }
+        let drv = driver::get()?;
+        let mut lib: CUlibrary = std::ptr::null_mut();
+        let r = drv.cuLibraryLoadData(
+            &mut lib,
+            self.image as *const c_void,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        );
+        if r != driver::CUresult::SUCCESS {
+            log::info!(target: "cudart::lifecycle", "module: cuLibraryLoadData of fatbin #{} failed with {}", self.id, r.0);
+            return Err(match r.0 {
+                // No image for this device in the fatbin.
+                209 => cudaError_t(209),
+                200 => cudaError_t(200),
+                _ => r.to_runtime(),
+            });
+        }
+        log::info!(
+            target: "cudart::lifecycle",
+            "module: fatbin #{} ({}) loaded as library {lib:p} (first needed by {} on thread {})",
+            self.id,
+            crate::trace::origin_of(self.wrapper),
+            crate::boundary::current_api(),
+            crate::trace::thread_label()
+        );
+        self.library.store(lib, Ordering::Release);
+        Ok(lib)
+    }
+}
+
+impl Kernel {
+    /// The driver kernel handle, resolved on first use.
+    pub fn handle(&self) -> Result<CUkernel, cudaError_t> {
+        let h = self.handle.load(Ordering::Acquire);
+        if !h.is_null() {
+            return Ok(h);
+        }
+        let lib = self.fatbin.library()?;
+        let name = name_of(self.name);
+        let mut h: CUkernel = std::ptr::null_mut();
+        let r = driver::get()?.cuLibraryGetKernel(&mut h, lib, name.as_ptr());
+        if r != driver::CUresult::SUCCESS {
+            return Err(match r.0 {
+                500 => cudaError_t::cudaErrorInvalidDeviceFunction,
+                _ => r.to_runtime(),
+            });
+        }
+        log::info!(
+            target: "cudart::lifecycle",
+            "module: kernel {} resolved to {h:p} from library of fatbin #{} (by {})",
+            name.to_string_lossy(),
+            self.fatbin.id,
+            crate::boundary::current_api()
+        );
+        self.handle.store(h, Ordering::Release);
+        Ok(h)
+    }
+
+    pub fn name(&self) -> &'static CStr {
+        name_of(self.name)
+    }
+}
+
+/// `__cudaRegisterFatBinary`: records the fatbin, returns its handle.
+pub fn register_fatbin(wrapper: *const c_void) -> Result<*mut *mut c_void, cudaError_t> {
+    let w = In(wrapper as *const RawWrapper).read()?;
+    if w.magic != FATBIN_WRAPPER_MAGIC || !(1..=2).contains(&w.version) || w.data.is_null() {
+        log::warn!(target: "cudart::lifecycle", "registry: rejected a fatbin wrapper at {wrapper:p} (bad magic or version)");
+        return Err(cudaError_t(200));
+    }
+    let container_magic = In(w.data as *const u32).read()?;
+    if container_magic != FATBIN_CONTAINER_MAGIC {
+        log::warn!(target: "cudart::lifecycle", "registry: fatbin wrapper at {wrapper:p} points to no fatbin container");
+        return Err(cudaError_t(200));
+    }
+    let mut reg = REGISTRY.write();
+    reg.next_id += 1;
+    let fatbin = Arc::new(Fatbin {
+        id: reg.next_id,
+        image: w.data as usize,
+        wrapper: wrapper as usize,
+        library: AtomicPtr::new(std::ptr::null_mut()),
+        load_lock: Mutex::new(()),
+        managed: Mutex::new(Vec::new()),
+    });
+    let handle = Arc::as_ptr(&fatbin) as *mut *mut c_void;
+    log::debug!(target: "cudart::lifecycle", "registry: fatbin #{} registered (wrapper {wrapper:p}, version {})", fatbin.id, w.version);
+    reg.fatbins.insert(handle as usize, fatbin);
+    Ok(handle)
+}
+
+fn fatbin_of(reg: &Registry, handle: *mut *mut c_void) -> Result<Arc<Fatbin>, cudaError_t> {
+    reg.fatbins
+        .get(&(handle as usize))
+        .cloned()
+        .ok_or(cudaError_t::cudaErrorInvalidResourceHandle)
+}
+
+/// `__cudaRegisterFatBinaryEnd`: nothing to do until the first use.
+pub fn register_fatbin_end(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
+    let reg = REGISTRY.read();
+    let fb = fatbin_of(&reg, handle)?;
+    let kernels = reg.kernels.values().filter(|k| Arc::ptr_eq(&k.fatbin, &fb)).count();
+    log::info!(
+        target: "cudart::lifecycle",
+        "registry: fatbin #{} registered with {kernels} kernels (no driver call; loads on first use)",
+        fb.id
+    );
+    Ok(())
+}
+
+/// `__cudaRegisterFunction`.
+pub fn register_function(handle: *mut *mut c_void, stub: *const c_char, name: *const c_char) -> Result<(), cudaError_t> {
+    if stub.is_null() || name.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let mut reg = REGISTRY.write();
+    let fatbin = fatbin_of(&reg, handle)?;
+    reg.kernels.insert(
+        stub as usize,
+        Arc::new(Kernel {
+            fatbin,
+            name: name as usize,
+            handle: AtomicPtr::new(std::ptr::null_mut()),
+        }),
+    );
+    Ok(())
+}
+
+/// `__cudaRegisterVar` and `__cudaRegisterManagedVar` (`managed_slot` is
+/// the host's `void**` the runtime fills with the managed address).
+pub fn register_var(
+    handle: *mut *mut c_void,
+    host: *const c_void,
+    name: *const c_char,
+    size: usize,
+    managed_slot: Option<*mut *mut c_void>,
+) -> Result<(), cudaError_t> {
+    if host.is_null() || name.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let mut reg = REGISTRY.write();
+    let fatbin = fatbin_of(&reg, handle)?;
+    if let Some(slot) = managed_slot {
+        fatbin.managed.lock().push((slot as usize, name as usize));
+    }
+    reg.vars.insert(host as usize, Arc::new(Var { fatbin, name: name as usize, size }));
+    Ok(())
+}
+
+/// `__cudaInitModule`: loads the fatbin now and fills its managed
+/// variables' host pointers. Returns 1 when the module is ready.
+pub fn init_module(handle: *mut *mut c_void) -> Result<c_char, cudaError_t> {
+    let fb = fatbin_of(&REGISTRY.read(), handle)?;
+    let lib = fb.library()?;
+    let drv = driver::get()?;
+    for &(slot, name) in fb.managed.lock().iter() {
+        let mut dptr: CUdeviceptr = 0;
+        let mut size = 0usize;
+        drv.cuLibraryGetManaged(&mut dptr, &mut size, lib, name_of(name).as_ptr()).ok()?;
+        Out(slot as *mut *mut c_void).write(dptr as *mut c_void)?;
+        log::info!(
+            target: "cudart::lifecycle",
+            "module: managed variable {} of fatbin #{} at {dptr:#x}",
+            name_of(name).to_string_lossy(),
+            fb.id
+        );
+    }
+    Ok(1)
+}
+
+/// `__cudaUnregisterFatBinary`: forgets the fatbin's records and unloads
+/// its library (not while the process is exiting: the driver may already
+/// be gone, and the process's end frees everything anyway).
+pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
+    let mut reg = REGISTRY.write();
+    let fb = reg
+        .fatbins
+        .remove(&(handle as usize))
+        .ok_or(cudaError_t::cudaErrorInvalidResourceHandle)?;
+    reg.kernels.retain(|_, k| !Arc::ptr_eq(&k.fatbin, &fb));
+    reg.vars.retain(|_, v| !Arc::ptr_eq(&v.fatbin, &fb));
+    GENERATION.fetch_add(1, Ordering::Release);
+    drop(reg);
+    let lib = fb.library.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    if !lib.is_null() && !crate::boundary::tearing_down() {
+        if let Some(drv) = driver::loaded() {
+            let _ = drv.cuLibraryUnload(lib);
+        }
+    }
+    log::info!(
+        target: "cudart::lifecycle",
+        "registry: fatbin #{} unregistered{}",
+        fb.id,
+        if lib.is_null() { " (never loaded)" } else { ", library unloaded" }
+    );
+    Ok(())
+}
+
+/// The kernel registered for a host stub.
+pub fn kernel_for_stub(stub: *const c_void) -> Option<Arc<Kernel>> {
+    REGISTRY.read().kernels.get(&(stub as usize)).cloned()
+}
+
+/// The driver kernel to launch for what a program hands over: a host stub
+/// (registered), or a kernel handle (`__cudaGetKernel`, `cudaGetKernel`,
+/// `cudaLibraryGetKernel`) passed through to the driver as it is.
+#[inline]
+pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
+    if h.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
+    }
+    let generation = GENERATION.load(Ordering::Acquire);
+    let hit = LAUNCH_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.0 != generation {
+            c.1.clear();
+            c.0 = generation;
+        }
+        c.1.get(&(h as usize)).copied()
+    });
+    if let Some(k) = hit {
+        return Ok(k as CUkernel);
+    }
+    let k = match kernel_for_stub(h) {
+        Some(kernel) => kernel.handle()?,
+        None => h as CUkernel,
+    };
+    LAUNCH_CACHE.with(|c| c.borrow_mut().1.insert(h as usize, k as usize));
+    Ok(k)
+}
+
+/// `__cudaGetKernel` / `cudaGetKernel`: the kernel handle for a host stub.
+pub fn kernel_of_stub(stub: *const c_void) -> Result<CUkernel, cudaError_t> {
+    kernel_for_stub(stub)
+        .ok_or(cudaError_t::cudaErrorInvalidDeviceFunction)?
+        .handle()
+}
+
+/// A registered variable's device address and size in the current context.
+pub fn symbol(host: *const c_void) -> Result<(CUdeviceptr, usize), cudaError_t> {
+    let var = REGISTRY
+        .read()
+        .vars
+        .get(&(host as usize))
+        .cloned()
+        .ok_or(cudaError_t::cudaErrorInvalidSymbol)?;
+    let lib = var.fatbin.library()?;
+    let mut dptr: CUdeviceptr = 0;
+    let mut size = 0usize;
+    driver::get()?
+        .cuLibraryGetGlobal(&mut dptr, &mut size, lib, name_of(var.name).as_ptr())
+        .ok()
+        .map_err(|e| if e.0 == 500 { cudaError_t::cudaErrorInvalidSymbol } else { e })?;
+    Ok((dptr, size))
+}
+
+/// Called by `cudaDeviceReset` before the primary context goes: libraries
+/// are context-independent, so kernels stay valid and reload lazily.
+pub fn before_context_reset(ctx: *mut c_void) {
+    let loaded = REGISTRY
+        .read()
+        .fatbins
+        .values()
+        .filter(|f| !f.library.load(Ordering::Relaxed).is_null())
+        .count();
+    log::info!(
+        target: "cudart::lifecycle",
+        "module: context {ctx:p} resets; {loaded} loaded libraries stay and load again into the next context on use"
+    );
+}
+
+/// Counts for the trace and tests: (fatbins, kernels, variables).
+pub fn counts() -> (usize, usize, usize) {
+    let r = REGISTRY.read();
+    (r.fatbins.len(), r.kernels.len(), r.vars.len())
+}
+
+/// Used by `cudaFuncGetAttributes` and friends on a device ordinal.
+pub fn device_of_current() -> c_int {
+    crate::context::current_device()
+}

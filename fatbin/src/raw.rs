@@ -1,0 +1,164 @@
+//! The only module with `unsafe` code: turning raw pointers that C code hands
+//! to the runtime (`__cudaRegisterFatBinary(void *wrapper)`,
+//! `cuModuleLoadFatBinary`-style pointers) into bounded slices.
+#![allow(unsafe_code)]
+
+use crate::container::{Fatbin, CONTAINER_HEADER_SIZE, CONTAINER_MAGIC};
+use crate::error::{Error, Result};
+use crate::read::{u16_at, u32_at, u64_at};
+use crate::wrapper::{Wrapper, WrapperHeader, WRAPPER_MAGIC, WRAPPER_SIZE};
+
+/// Largest container accepted from a raw pointer (8 GiB): a sanity bound on
+/// a length read from memory before a slice of that length is formed.
+pub const MAX_CONTAINER_SIZE: u64 = 8 << 30;
+/// Most elements read from a version-2 prelinked array before giving up on
+/// finding its NULL terminator.
+pub const MAX_PRELINKED: usize = 1 << 16;
+
+/// Copy `N` bytes from `ptr`.
+///
+/// # Safety
+/// `ptr..ptr+N` must be readable.
+unsafe fn read_array<const N: usize>(ptr: *const u8) -> [u8; N] {
+    // SAFETY: the caller guarantees N readable bytes at ptr; read_unaligned
+    // has no alignment requirement.
+    unsafe { std::ptr::read_unaligned(ptr as *const [u8; N]) }
+}
+
+/// The slice covering the fatbin container at `ptr`: its 16-byte header and
+/// the `size` bytes of entries the header declares.
+///
+/// Only the one container is returned. In executables containers of
+/// different translation units follow each other back to back in
+/// `.nv_fatbin`, each with its own wrapper, so the container after this one
+/// belongs to someone else (measured with nvcc 13.0: a two-file program has
+/// three adjacent containers and three wrappers). To walk adjacent containers
+/// of a buffer whose length is known, use [`Fatbin::parse`] on that buffer.
+///
+/// The container's entries are not validated here; see
+/// [`Fatbin::validate`].
+///
+/// # Safety
+/// `ptr` must be NULL or point to a fatbin container (16 readable bytes at
+/// least, and, when they carry the container magic, `16 + size` readable
+/// bytes) that stays mapped and unmodified for the rest of the program, as
+/// a registered fatbin does.
+pub unsafe fn container_slice_from_ptr(ptr: *const u8) -> Result<&'static [u8]> {
+    if ptr.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: the caller guarantees a container header (16 bytes) at ptr.
+    let h: [u8; CONTAINER_HEADER_SIZE] = unsafe { read_array(ptr) };
+    let magic = u32_at(&h, 0);
+    if magic != CONTAINER_MAGIC {
+        return Err(Error::BadMagic {
+            what: "fatbin container",
+            offset: 0,
+            found: magic,
+        });
+    }
+    let header_size = u16_at(&h, 6) as u64;
+    let size = u64_at(&h, 8);
+    let total = header_size.saturating_add(size);
+    if total > MAX_CONTAINER_SIZE {
+        return Err(Error::TooLarge {
+            what: "fatbin container",
+            size: total,
+            limit: MAX_CONTAINER_SIZE,
+        });
+    }
+    if header_size < CONTAINER_HEADER_SIZE as u64 {
+        return Err(Error::BadHeader {
+            what: "fatbin container",
+            offset: 0,
+            reason: "header size below 16",
+        });
+    }
+    if (ptr as usize).checked_add(total as usize).is_none() {
+        return Err(Error::BadHeader {
+            what: "fatbin container",
+            offset: 0,
+            reason: "size wraps around the address space",
+        });
+    }
+    // SAFETY: the caller guarantees that the header's declared extent is
+    // readable and lives for the rest of the program; `total` is below
+    // MAX_CONTAINER_SIZE (< isize::MAX) and does not wrap the address space.
+    let s = unsafe { std::slice::from_raw_parts(ptr, total as usize) };
+    Ok(s)
+}
+
+/// Read the wrapper at `ptr` (what `__cudaRegisterFatBinary` receives) and
+/// resolve its container and, for version 2, the NULL-terminated prelinked
+/// array.
+///
+/// In nvcc 13 `-rdc=true` executables (`crt/link.stub`), the prelinked array
+/// holds, for each linked object, the *data pointer of that object's wrapper*,
+/// i.e. a pointer to a container in `__nv_relfatbin`; an element that points
+/// to a wrapper instead (magic `0x466243B1`) is followed to its container
+/// too. Non-`rdc` executables also carry an unregistered version-2 wrapper
+/// from nvlink whose array is all NULL before registration.
+///
+/// # Safety
+/// `ptr` must point to 24 readable bytes of a wrapper; its data pointer and
+/// every non-NULL element of its prelinked array must satisfy the contract
+/// of [`container_slice_from_ptr`] (or point to a wrapper whose data
+/// pointer does); the array must be NULL-terminated. All of it must stay
+/// mapped and unmodified for the rest of the program.
+pub unsafe fn wrapper_from_ptr(ptr: *const u8) -> Result<Wrapper<'static>> {
+    if ptr.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: the caller guarantees 24 readable bytes at ptr.
+    let raw: [u8; WRAPPER_SIZE] = unsafe { read_array(ptr) };
+    let header = WrapperHeader::parse(&raw)?;
+    // SAFETY: forwarded caller contract for the data pointer.
+    let data = unsafe { container_slice_from_ptr(header.data as usize as *const u8) }?;
+    let fatbin = Fatbin::parse_first(data)?;
+    let mut prelinked = Vec::new();
+    if let Some(array) = header.prelinked_array() {
+        let array = array as usize as *const u8;
+        for i in 0..=MAX_PRELINKED {
+            if i == MAX_PRELINKED {
+                return Err(Error::TooLarge {
+                    what: "prelinked fatbin array",
+                    size: i as u64,
+                    limit: MAX_PRELINKED as u64,
+                });
+            }
+            let Some(at) = (array as usize).checked_add(i * 8) else {
+                return Err(Error::BadHeader {
+                    what: "prelinked fatbin array",
+                    offset: (i * 8) as u64,
+                    reason: "wraps around the address space",
+                });
+            };
+            // SAFETY: the caller guarantees a NULL-terminated array of
+            // pointers; we stop at the first NULL.
+            let elem = u64::from_le_bytes(unsafe { read_array::<8>(at as *const u8) });
+            if elem == 0 {
+                break;
+            }
+            let p = elem as usize as *const u8;
+            // SAFETY: elements point to a container or a wrapper (caller
+            // contract); 4 bytes of either are readable.
+            let magic = u32::from_le_bytes(unsafe { read_array::<4>(p) });
+            let container = if magic == WRAPPER_MAGIC {
+                // SAFETY: a wrapper: 24 readable bytes (caller contract).
+                let w: [u8; WRAPPER_SIZE] = unsafe { read_array(p) };
+                let wh = WrapperHeader::parse(&w)?;
+                // SAFETY: its data pointer designates a container.
+                unsafe { container_slice_from_ptr(wh.data as usize as *const u8) }?
+            } else {
+                // SAFETY: a container (caller contract).
+                unsafe { container_slice_from_ptr(p) }?
+            };
+            prelinked.push(Fatbin::parse_first(container)?);
+        }
+    }
+    Ok(Wrapper {
+        header,
+        fatbin,
+        prelinked,
+    })
+}
