@@ -305,3 +305,68 @@ impl CStrArg {
 pub fn owned_c_string(ptr: *const c_char) -> Result<std::ffi::CString, cudaError_t> {
     CStrArg(ptr).get().map(|s| s.to_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_out_pointer_is_invalid_value_and_recorded() {
+        let _ = error::get_last();
+        let r: cudaError_t = call("test", Needs::Nothing, || {
+            Out::<i32>(std::ptr::null_mut()).write(1)
+        });
+        assert_eq!(r, cudaError_t::cudaErrorInvalidValue);
+        assert_eq!(error::peek_last(), Err(cudaError_t::cudaErrorInvalidValue));
+        assert_eq!(error::get_last(), Err(cudaError_t::cudaErrorInvalidValue));
+        assert_eq!(error::peek_last(), Ok(()));
+    }
+
+    #[test]
+    fn out_pointer_writes_value() {
+        let mut v = 0i32;
+        let r: cudaError_t = call("test", Needs::Nothing, || Out(&mut v as *mut i32).write(42));
+        assert_eq!(r, cudaError_t::cudaSuccess);
+        assert_eq!(v, 42);
+    }
+
+    #[test]
+    fn panic_does_not_cross_the_boundary() {
+        let r: cudaError_t = call("test", Needs::Nothing, || -> Result<(), cudaError_t> {
+            panic!("boom")
+        });
+        assert_eq!(r, cudaError_t::cudaErrorUnknown);
+        let p: *mut u8 = call(
+            "test",
+            Needs::Nothing,
+            || -> Result<*mut u8, cudaError_t> { panic!("boom") },
+        );
+        assert!(p.is_null());
+    }
+
+    #[test]
+    fn api_name_is_visible_inside_and_restored_after() {
+        let inside: Result<&'static str, cudaError_t> = Ok("");
+        let mut seen = "";
+        let _: cudaError_t = call("cudaOuter", Needs::Nothing, || {
+            seen = current_api();
+            inside.map(|_| ())
+        });
+        assert_eq!(seen, "cudaOuter");
+        assert_eq!(current_api(), "");
+    }
+
+    #[test]
+    fn null_in_pointer_and_string_are_invalid_value() {
+        assert_eq!(
+            In::<u32>(std::ptr::null()).read(),
+            Err(cudaError_t::cudaErrorInvalidValue)
+        );
+        assert_eq!(
+            CStrArg(std::ptr::null()).get().err(),
+            Some(cudaError_t::cudaErrorInvalidValue)
+        );
+        let x = 7u32;
+        assert_eq!(In(&x as *const u32).read(), Ok(7));
+    }
+}

@@ -99,7 +99,8 @@ pub fn ensure() -> Result<CUcontext, cudaError_t> {
     let drv = driver::get()?;
     let mut cur: CUcontext = std::ptr::null_mut();
     drv.cuCtxGetCurrent(&mut cur).ok()?;
-    if !cur.is_null() && !(ANY_RESET.load(Ordering::Relaxed) && was_released(cur)) {
+    let stale = ANY_RESET.load(Ordering::Relaxed) && was_released(cur);
+    if !cur.is_null() && !stale {
         return Ok(cur);
     }
     bind_primary(drv, current_device())
@@ -107,9 +108,9 @@ pub fn ensure() -> Result<CUcontext, cudaError_t> {
 
 fn was_released(ctx: CUcontext) -> bool {
     DEVICES.get().is_some_and(|slots| {
-        slots
-            .iter()
-            .any(|s| s.released.load(Ordering::Relaxed) == ctx && s.primary.load(Ordering::Acquire) != ctx)
+        slots.iter().any(|s| {
+            s.released.load(Ordering::Relaxed) == ctx && s.primary.load(Ordering::Acquire) != ctx
+        })
     })
 }
 
@@ -211,7 +212,9 @@ pub fn reset_device() -> Result<(), cudaError_t> {
 pub fn set_device_flags(flags: c_uint) -> Result<(), cudaError_t> {
     const SCHEDULE_MASK: c_uint = 0x07;
     const KNOWN: c_uint = SCHEDULE_MASK | 0x08 | 0x10 | 0x20;
-    if flags & !KNOWN != 0 || (flags & SCHEDULE_MASK).count_ones() > 1 && flags & SCHEDULE_MASK != 0x04 {
+    if flags & !KNOWN != 0
+        || (flags & SCHEDULE_MASK).count_ones() > 1 && flags & SCHEDULE_MASK != 0x04
+    {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let drv = driver::get()?;
@@ -231,7 +234,8 @@ pub fn get_device_flags() -> Result<c_uint, cudaError_t> {
     check_device(dev)?;
     let mut flags: c_uint = 0;
     let mut active: c_int = 0;
-    drv.cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active).ok()?;
+    drv.cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active)
+        .ok()?;
     // The runtime always reports host mapping, which primary contexts have.
     Ok(flags | 0x08)
 }

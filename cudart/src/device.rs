@@ -38,7 +38,8 @@ pub fn driver_version(out: Out<c_int>) -> Result<(), cudaError_t> {
 
 fn attribute(drv: &Driver, attr: A, dev: c_int) -> Result<c_int, cudaError_t> {
     let mut v = 0;
-    drv.cuDeviceGetAttribute(&mut v, attr.0 as c_int, dev).ok()?;
+    drv.cuDeviceGetAttribute(&mut v, attr.0 as c_int, dev)
+        .ok()?;
     Ok(v)
 }
 
@@ -61,7 +62,8 @@ pub fn properties(out: Out<cudaDeviceProp>, dev: c_int) -> Result<(), cudaError_
     let drv = driver::get()?;
     context::check_device(dev)?;
     let mut p = cudaDeviceProp::default();
-    drv.cuDeviceGetName(p.name.as_mut_ptr(), p.name.len() as c_int, dev).ok()?;
+    drv.cuDeviceGetName(p.name.as_mut_ptr(), p.name.len() as c_int, dev)
+        .ok()?;
     let mut uuid = [0u8; 16];
     drv.cuDeviceGetUuid(&mut uuid, dev).ok()?;
     for (d, s) in p.uuid.bytes.iter_mut().zip(uuid) {
@@ -103,7 +105,10 @@ pub fn properties(out: Out<cudaDeviceProp>, dev: c_int) -> Result<(), cudaError_
     p.canMapHostMemory = a(A::cudaDevAttrCanMapHostMemory)?;
     p.maxTexture1D = a(A::cudaDevAttrMaxTexture1DWidth)?;
     p.maxTexture1DMipmap = a(A::cudaDevAttrMaxTexture1DMipmappedWidth)?;
-    p.maxTexture2D = [a(A::cudaDevAttrMaxTexture2DWidth)?, a(A::cudaDevAttrMaxTexture2DHeight)?];
+    p.maxTexture2D = [
+        a(A::cudaDevAttrMaxTexture2DWidth)?,
+        a(A::cudaDevAttrMaxTexture2DHeight)?,
+    ];
     p.maxTexture2DMipmap = [
         a(A::cudaDevAttrMaxTexture2DMipmappedWidth)?,
         a(A::cudaDevAttrMaxTexture2DMipmappedHeight)?,
@@ -142,7 +147,10 @@ pub fn properties(out: Out<cudaDeviceProp>, dev: c_int) -> Result<(), cudaError_
         a(A::cudaDevAttrMaxTextureCubemapLayeredLayers)?,
     ];
     p.maxSurface1D = a(A::cudaDevAttrMaxSurface1DWidth)?;
-    p.maxSurface2D = [a(A::cudaDevAttrMaxSurface2DWidth)?, a(A::cudaDevAttrMaxSurface2DHeight)?];
+    p.maxSurface2D = [
+        a(A::cudaDevAttrMaxSurface2DWidth)?,
+        a(A::cudaDevAttrMaxSurface2DHeight)?,
+    ];
     p.maxSurface3D = [
         a(A::cudaDevAttrMaxSurface3DWidth)?,
         a(A::cudaDevAttrMaxSurface3DHeight)?,
@@ -190,7 +198,8 @@ pub fn properties(out: Out<cudaDeviceProp>, dev: c_int) -> Result<(), cudaError_
     p.canUseHostPointerForRegisteredMem = a(A::cudaDevAttrCanUseHostPointerForRegisteredMem)?;
     p.cooperativeLaunch = a(A::cudaDevAttrCooperativeLaunch)?;
     p.sharedMemPerBlockOptin = z(A::cudaDevAttrMaxSharedMemoryPerBlockOptin)?;
-    p.pageableMemoryAccessUsesHostPageTables = a(A::cudaDevAttrPageableMemoryAccessUsesHostPageTables)?;
+    p.pageableMemoryAccessUsesHostPageTables =
+        a(A::cudaDevAttrPageableMemoryAccessUsesHostPageTables)?;
     p.directManagedMemAccessFromHost = a(A::cudaDevAttrDirectManagedMemAccessFromHost)?;
     p.maxBlocksPerMultiProcessor = a(A::cudaDevAttrMaxBlocksPerMultiprocessor)?;
     p.accessPolicyMaxWindowSize = a(A::cudaDevAttrMaxAccessPolicyWindowSize)?;
@@ -212,7 +221,11 @@ pub fn properties(out: Out<cudaDeviceProp>, dev: c_int) -> Result<(), cudaError_
     // Newer attributes: a driver that lacks one reports it as absent.
     let opt = |attr: A| a(attr).unwrap_or(0);
     p.deviceNumaConfig = opt(A::cudaDevAttrNumaConfig);
-    p.deviceNumaId = if p.deviceNumaConfig == 0 { -1 } else { opt(A::cudaDevAttrNumaId) };
+    p.deviceNumaId = if p.deviceNumaConfig == 0 {
+        -1
+    } else {
+        opt(A::cudaDevAttrNumaId)
+    };
     p.mpsEnabled = opt(A::cudaDevAttrMpsEnabled);
     p.hostNumaId = a(A::cudaDevAttrHostNumaId).unwrap_or(-1);
     p.gpuPciDeviceID = opt(A::cudaDevAttrGpuPciDeviceId) as u32;

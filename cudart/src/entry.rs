@@ -16,8 +16,8 @@
 #![allow(non_snake_case, clippy::too_many_arguments)]
 
 use crate::abi::{
-    cudaDeviceProp, cudaError_t, cudaEvent_t, cudaFuncAttributes, cudaLaunchConfig_t, cudaPointerAttributes,
-    cudaStream_t, dim3, uint3,
+    cudaDeviceProp, cudaError_t, cudaEvent_t, cudaFuncAttributes, cudaLaunchConfig_t,
+    cudaPointerAttributes, cudaStream_t, dim3, uint3,
 };
 use crate::boundary::{call, CStrArg, In, Needs, Out};
 use crate::stream::{HostFn, StreamCallback};

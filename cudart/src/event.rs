@@ -28,15 +28,26 @@ pub fn destroy(event: cudaEvent_t) -> Result<(), cudaError_t> {
 }
 
 /// `cudaEventRecord` (and `_ptsz`).
-pub fn record(event: cudaEvent_t, stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn record(
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
-    driver::get()?.cuEventRecord(event, driver_stream(stream, per_thread)).ok()
+    driver::get()?
+        .cuEventRecord(event, driver_stream(stream, per_thread))
+        .ok()
 }
 
 /// `cudaEventRecordWithFlags` (and `_ptsz`).
-pub fn record_with_flags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn record_with_flags(
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+    flags: c_uint,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
@@ -62,12 +73,18 @@ pub fn synchronize(event: cudaEvent_t) -> Result<(), cudaError_t> {
 }
 
 /// `cudaEventElapsedTime`.
-pub fn elapsed_time(out: Out<f32>, start: cudaEvent_t, end: cudaEvent_t) -> Result<(), cudaError_t> {
+pub fn elapsed_time(
+    out: Out<f32>,
+    start: cudaEvent_t,
+    end: cudaEvent_t,
+) -> Result<(), cudaError_t> {
     out.check()?;
     if start.is_null() || end.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     let mut ms = 0f32;
-    driver::get()?.cuEventElapsedTime(&mut ms, start, end).ok()?;
+    driver::get()?
+        .cuEventElapsedTime(&mut ms, start, end)
+        .ok()?;
     out.write(ms)
 }

@@ -26,7 +26,12 @@ thread_local! {
 
 /// `__cudaPushCallConfiguration`: 0 lets the stub run.
 #[inline]
-pub fn push_config(grid: dim3, block: dim3, shared: usize, stream: cudaStream_t) -> Result<u32, cudaError_t> {
+pub fn push_config(
+    grid: dim3,
+    block: dim3,
+    shared: usize,
+    stream: cudaStream_t,
+) -> Result<u32, cudaError_t> {
     CONFIGS.with(|c| {
         c.borrow_mut().push(Config {
             grid,
@@ -179,7 +184,12 @@ struct CuLaunchConfig {
 }
 
 /// `cudaLaunchKernelExC`.
-pub fn launch_ex(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn launch_ex(
+    config: In<cudaLaunchConfig_t>,
+    func: *const c_void,
+    args: *mut *mut c_void,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     let c = config.read()?;
     check_dims(c.gridDim, c.blockDim)?;
     if c.numAttrs > 0 && c.attrs.is_null() {
@@ -189,13 +199,19 @@ pub fn launch_ex(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut
     let cfg = CuLaunchConfig {
         grid: [c.gridDim.x, c.gridDim.y, c.gridDim.z],
         block: [c.blockDim.x, c.blockDim.y, c.blockDim.z],
-        shared: c_uint::try_from(c.dynamicSmemBytes).map_err(|_| cudaError_t::cudaErrorInvalidValue)?,
+        shared: c_uint::try_from(c.dynamicSmemBytes)
+            .map_err(|_| cudaError_t::cudaErrorInvalidValue)?,
         stream: driver_stream(c.stream, per_thread),
         attrs: c.attrs.cast(),
         num_attrs: c.numAttrs,
     };
     driver::get()?
-        .cuLaunchKernelEx(&cfg as *const CuLaunchConfig as *const c_void, k, args, std::ptr::null_mut())
+        .cuLaunchKernelEx(
+            &cfg as *const CuLaunchConfig as *const c_void,
+            k,
+            args,
+            std::ptr::null_mut(),
+        )
         .ok()
 }
 
@@ -206,7 +222,10 @@ fn kernel_and_device(func: *const c_void) -> Result<(CUkernel, c_int), cudaError
 }
 
 /// `cudaFuncGetAttributes`.
-pub fn func_get_attributes(out: Out<cudaFuncAttributes>, func: *const c_void) -> Result<(), cudaError_t> {
+pub fn func_get_attributes(
+    out: Out<cudaFuncAttributes>,
+    func: *const c_void,
+) -> Result<(), cudaError_t> {
     out.check()?;
     let (k, dev) = kernel_and_device(func)?;
     let drv = driver::get()?;
@@ -216,29 +235,35 @@ pub fn func_get_attributes(out: Out<cudaFuncAttributes>, func: *const c_void) ->
         Ok(v)
     };
     // CUfunction_attribute numbers.
-    let mut a = cudaFuncAttributes::default();
-    a.maxThreadsPerBlock = get(0)?;
-    a.sharedSizeBytes = get(1)? as usize;
-    a.constSizeBytes = get(2)? as usize;
-    a.localSizeBytes = get(3)? as usize;
-    a.numRegs = get(4)?;
-    a.ptxVersion = get(5)?;
-    a.binaryVersion = get(6)?;
-    a.cacheModeCA = get(7)?;
-    a.maxDynamicSharedSizeBytes = get(8)?;
-    a.preferredShmemCarveout = get(9)?;
-    a.clusterDimMustBeSet = get(10).unwrap_or(0);
-    a.requiredClusterWidth = get(11).unwrap_or(0);
-    a.requiredClusterHeight = get(12).unwrap_or(0);
-    a.requiredClusterDepth = get(13).unwrap_or(0);
-    a.clusterSchedulingPolicyPreference = get(15).unwrap_or(0);
-    a.nonPortableClusterSizeAllowed = get(14).unwrap_or(0);
+    let a = cudaFuncAttributes {
+        maxThreadsPerBlock: get(0)?,
+        sharedSizeBytes: get(1)? as usize,
+        constSizeBytes: get(2)? as usize,
+        localSizeBytes: get(3)? as usize,
+        numRegs: get(4)?,
+        ptxVersion: get(5)?,
+        binaryVersion: get(6)?,
+        cacheModeCA: get(7)?,
+        maxDynamicSharedSizeBytes: get(8)?,
+        preferredShmemCarveout: get(9)?,
+        clusterDimMustBeSet: get(10).unwrap_or(0),
+        requiredClusterWidth: get(11).unwrap_or(0),
+        requiredClusterHeight: get(12).unwrap_or(0),
+        requiredClusterDepth: get(13).unwrap_or(0),
+        nonPortableClusterSizeAllowed: get(14).unwrap_or(0),
+        clusterSchedulingPolicyPreference: get(15).unwrap_or(0),
+        ..Default::default()
+    };
     out.write(a)
 }
 
 /// `cudaFuncSetAttribute`: `cudaFuncAttribute` values are the driver's
 /// `CUfunction_attribute` numbers for the settable ones.
-pub fn func_set_attribute(func: *const c_void, attr: c_int, value: c_int) -> Result<(), cudaError_t> {
+pub fn func_set_attribute(
+    func: *const c_void,
+    attr: c_int,
+    value: c_int,
+) -> Result<(), cudaError_t> {
     let (k, dev) = kernel_and_device(func)?;
     // cudaFuncAttributeMaxDynamicSharedMemorySize = 8 -> CU 8, PreferredSharedMemoryCarveout = 9 -> 9,
     // ClusterDimMustBeSet 10, RequiredClusterWidth.. 11-13, NonPortableClusterSizeAllowed 14,
@@ -246,7 +271,9 @@ pub fn func_set_attribute(func: *const c_void, attr: c_int, value: c_int) -> Res
     if !(8..=15).contains(&attr) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    driver::get()?.cuKernelSetAttribute(attr, value, k, dev).ok()
+    driver::get()?
+        .cuKernelSetAttribute(attr, value, k, dev)
+        .ok()
 }
 
 /// `cudaFuncSetCacheConfig`: `cudaFuncCache` equals `CUfunc_cache`.
@@ -256,4 +283,66 @@ pub fn func_set_cache_config(func: *const c_void, config: c_int) -> Result<(), c
     }
     let (k, dev) = kernel_and_device(func)?;
     driver::get()?.cuKernelSetCacheConfig(k, config, dev).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(x: u32, y: u32, z: u32) -> dim3 {
+        dim3 { x, y, z }
+    }
+
+    #[test]
+    fn configurations_pop_in_reverse_order_per_thread() {
+        push_config(d(1, 2, 3), d(4, 5, 6), 7, 8 as cudaStream_t).unwrap();
+        push_config(d(9, 1, 1), d(32, 1, 1), 0, std::ptr::null_mut()).unwrap();
+        let (mut g, mut b, mut s, mut st) = (d(0, 0, 0), d(0, 0, 0), 0usize, std::ptr::null_mut());
+        pop_config(Out(&mut g), Out(&mut b), Out(&mut s), Out(&mut st)).unwrap();
+        assert_eq!((g.x, b.x, s, st as usize), (9, 32, 0, 0));
+        // Another thread has its own stack.
+        std::thread::spawn(|| {
+            let (mut g, mut b, mut s, mut st) =
+                (d(0, 0, 0), d(0, 0, 0), 0usize, std::ptr::null_mut());
+            assert_eq!(
+                pop_config(Out(&mut g), Out(&mut b), Out(&mut s), Out(&mut st)),
+                Err(cudaError_t::cudaErrorMissingConfiguration)
+            );
+        })
+        .join()
+        .unwrap();
+        pop_config(Out(&mut g), Out(&mut b), Out(&mut s), Out(&mut st)).unwrap();
+        assert_eq!((g.x, g.y, g.z, b.z, s, st as usize), (1, 2, 3, 6, 7, 8));
+    }
+
+    #[test]
+    fn launch_dimensions_are_checked_like_the_hardware_limits() {
+        assert!(check_dims(d(1, 1, 1), d(1024, 1, 1)).is_ok());
+        assert!(check_dims(d(i32::MAX as u32, 65535, 65535), d(1, 1, 64)).is_ok());
+        for (g, b) in [
+            (d(1, 1, 1), d(2048, 1, 1)),
+            (d(1, 1, 1), d(32, 32, 2)),
+            (d(1, 1, 1), d(1, 1, 65)),
+            (d(0, 1, 1), d(1, 1, 1)),
+            (d(1, 1, 1), d(0, 1, 1)),
+            (d(1, 65536, 1), d(1, 1, 1)),
+            (d(1u32 << 31, 1, 1), d(1, 1, 1)),
+        ] {
+            assert_eq!(
+                check_dims(g, b),
+                Err(cudaError_t::cudaErrorInvalidConfiguration)
+            );
+        }
+    }
+
+    #[test]
+    fn per_thread_exports_map_the_null_stream() {
+        assert_eq!(
+            driver_stream(std::ptr::null_mut(), true),
+            driver::CU_STREAM_PER_THREAD
+        );
+        assert!(driver_stream(std::ptr::null_mut(), false).is_null());
+        let s = 0x1234 as cudaStream_t;
+        assert_eq!(driver_stream(s, true), s);
+    }
 }

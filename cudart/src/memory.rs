@@ -39,7 +39,12 @@ pub fn free(ptr: *mut c_void) -> Result<(), cudaError_t> {
 }
 
 /// `cudaMallocPitch`.
-pub fn malloc_pitch(out: Out<*mut c_void>, pitch: Out<usize>, width: usize, height: usize) -> Result<(), cudaError_t> {
+pub fn malloc_pitch(
+    out: Out<*mut c_void>,
+    pitch: Out<usize>,
+    width: usize,
+    height: usize,
+) -> Result<(), cudaError_t> {
     out.check()?;
     pitch.check()?;
     if width == 0 || height == 0 {
@@ -48,7 +53,9 @@ pub fn malloc_pitch(out: Out<*mut c_void>, pitch: Out<usize>, width: usize, heig
     }
     let mut p: CUdeviceptr = 0;
     let mut pt = 0usize;
-    driver::get()?.cuMemAllocPitch(&mut p, &mut pt, width, height, 16).ok()?;
+    driver::get()?
+        .cuMemAllocPitch(&mut p, &mut pt, width, height, 16)
+        .ok()?;
     out.write(p as *mut c_void)?;
     pitch.write(pt)
 }
@@ -81,13 +88,19 @@ pub fn free_host(ptr: *mut c_void) -> Result<(), cudaError_t> {
 }
 
 /// `cudaHostGetDevicePointer`.
-pub fn host_get_device_pointer(out: Out<*mut c_void>, host: *mut c_void, flags: c_uint) -> Result<(), cudaError_t> {
+pub fn host_get_device_pointer(
+    out: Out<*mut c_void>,
+    host: *mut c_void,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
     out.check()?;
     if flags != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let mut p: CUdeviceptr = 0;
-    driver::get()?.cuMemHostGetDevicePointer(&mut p, host, 0).ok()?;
+    driver::get()?
+        .cuMemHostGetDevicePointer(&mut p, host, 0)
+        .ok()?;
     out.write(p as *mut c_void)
 }
 
@@ -100,7 +113,11 @@ pub fn host_get_flags(out: Out<c_uint>, host: *mut c_void) -> Result<(), cudaErr
 }
 
 /// `cudaMallocManaged`: flags `cudaMemAttachGlobal` (1) or `Host` (2).
-pub fn malloc_managed(out: Out<*mut c_void>, size: usize, flags: c_uint) -> Result<(), cudaError_t> {
+pub fn malloc_managed(
+    out: Out<*mut c_void>,
+    size: usize,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
     out.check()?;
     if flags != 1 && flags != 2 {
         return Err(cudaError_t::cudaErrorInvalidValue);
@@ -132,12 +149,20 @@ fn check_kind(kind: c_int) -> Result<(), cudaError_t> {
 }
 
 /// `cudaMemcpy` (and `_ptds`).
-pub fn memcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn memcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     check_kind(kind)?;
     if count == 0 {
         return Ok(());
     }
-    drv(per_thread)?.cuMemcpy(dst as CUdeviceptr, src as CUdeviceptr, count).ok()
+    drv(per_thread)?
+        .cuMemcpy(dst as CUdeviceptr, src as CUdeviceptr, count)
+        .ok()
 }
 
 /// `cudaMemcpyAsync` (and `_ptsz`).
@@ -154,30 +179,60 @@ pub fn memcpy_async(
         return Ok(());
     }
     drv(per_thread)?
-        .cuMemcpyAsync(dst as CUdeviceptr, src as CUdeviceptr, count, driver_stream(stream, per_thread))
+        .cuMemcpyAsync(
+            dst as CUdeviceptr,
+            src as CUdeviceptr,
+            count,
+            driver_stream(stream, per_thread),
+        )
         .ok()
 }
 
 /// `cudaMemset` (and `_ptds`).
-pub fn memset(dst: *mut c_void, value: c_int, count: usize, per_thread: bool) -> Result<(), cudaError_t> {
-    if count == 0 {
-        return Ok(());
-    }
-    drv(per_thread)?.cuMemsetD8(dst as CUdeviceptr, value as u8, count).ok()
-}
-
-/// `cudaMemsetAsync` (and `_ptsz`).
-pub fn memset_async(dst: *mut c_void, value: c_int, count: usize, stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn memset(
+    dst: *mut c_void,
+    value: c_int,
+    count: usize,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     if count == 0 {
         return Ok(());
     }
     drv(per_thread)?
-        .cuMemsetD8Async(dst as CUdeviceptr, value as u8, count, driver_stream(stream, per_thread))
+        .cuMemsetD8(dst as CUdeviceptr, value as u8, count)
+        .ok()
+}
+
+/// `cudaMemsetAsync` (and `_ptsz`).
+pub fn memset_async(
+    dst: *mut c_void,
+    value: c_int,
+    count: usize,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    if count == 0 {
+        return Ok(());
+    }
+    drv(per_thread)?
+        .cuMemsetD8Async(
+            dst as CUdeviceptr,
+            value as u8,
+            count,
+            driver_stream(stream, per_thread),
+        )
         .ok()
 }
 
 /// `cudaMemset2D`.
-pub fn memset_2d(dst: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn memset_2d(
+    dst: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     if width == 0 || height == 0 {
         return Ok(());
     }
@@ -250,16 +305,24 @@ pub fn memcpy_2d(
     };
     let d = drv(per_thread)?;
     match stream {
-        None => d.cuMemcpy2DUnaligned(&p as *const CuMemcpy2D as *const c_void).ok(),
+        None => d
+            .cuMemcpy2DUnaligned(&p as *const CuMemcpy2D as *const c_void)
+            .ok(),
         Some(s) => d
-            .cuMemcpy2DAsync(&p as *const CuMemcpy2D as *const c_void, driver_stream(s, per_thread))
+            .cuMemcpy2DAsync(
+                &p as *const CuMemcpy2D as *const c_void,
+                driver_stream(s, per_thread),
+            )
             .ok(),
     }
 }
 
 /// `cudaPointerGetAttributes`: memory the driver does not know is
 /// reported as unregistered host memory, not as an error.
-pub fn pointer_get_attributes(out: Out<cudaPointerAttributes>, ptr: *const c_void) -> Result<(), cudaError_t> {
+pub fn pointer_get_attributes(
+    out: Out<cudaPointerAttributes>,
+    ptr: *const c_void,
+) -> Result<(), cudaError_t> {
     out.check()?;
     // CU_POINTER_ATTRIBUTE_{MEMORY_TYPE, DEVICE_POINTER, HOST_POINTER,
     // IS_MANAGED, DEVICE_ORDINAL}.
@@ -279,29 +342,39 @@ pub fn pointer_get_attributes(out: Out<cudaPointerAttributes>, ptr: *const c_voi
     driver::get()?
         .cuPointerGetAttributes(5, attrs.as_mut_ptr(), data.as_mut_ptr(), ptr as CUdeviceptr)
         .ok()?;
-    let mut a = cudaPointerAttributes::default();
     // CU_MEMORYTYPE_HOST 1, DEVICE 2; the runtime adds Managed (3) and
     // Unregistered (0).
-    a.type_ = crate::abi::cudaMemoryType(match (mem_type, managed != 0) {
+    let kind = match (mem_type, managed != 0) {
         (_, true) => 3,
         (1, false) => 1,
         (2, false) => 2,
         _ => 0,
-    });
-    if mem_type == 0 && managed == 0 {
-        a.device = -2;
-        a.devicePointer = std::ptr::null_mut();
-        a.hostPointer = ptr as *mut c_void;
-    } else {
-        a.device = ordinal;
-        a.devicePointer = dptr as *mut c_void;
-        a.hostPointer = hptr;
-    }
+    };
+    let unregistered = kind == 0;
+    let a = cudaPointerAttributes {
+        type_: crate::abi::cudaMemoryType(kind),
+        device: if unregistered { -2 } else { ordinal },
+        devicePointer: if unregistered {
+            std::ptr::null_mut()
+        } else {
+            dptr as *mut c_void
+        },
+        hostPointer: if unregistered {
+            ptr as *mut c_void
+        } else {
+            hptr
+        },
+        ..Default::default()
+    };
     out.write(a)
 }
 
 /// The device address of `symbol` plus `offset`, checking `count` fits.
-fn symbol_range(symbol: *const c_void, count: usize, offset: usize) -> Result<CUdeviceptr, cudaError_t> {
+fn symbol_range(
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+) -> Result<CUdeviceptr, cudaError_t> {
     let (base, size) = crate::registry::symbol(symbol)?;
     match offset.checked_add(count) {
         Some(end) if end <= size => Ok(base + offset as CUdeviceptr),

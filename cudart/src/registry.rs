@@ -212,7 +212,11 @@ fn fatbin_of(reg: &Registry, handle: *mut *mut c_void) -> Result<Arc<Fatbin>, cu
 pub fn register_fatbin_end(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
     let reg = REGISTRY.read();
     let fb = fatbin_of(&reg, handle)?;
-    let kernels = reg.kernels.values().filter(|k| Arc::ptr_eq(&k.fatbin, &fb)).count();
+    let kernels = reg
+        .kernels
+        .values()
+        .filter(|k| Arc::ptr_eq(&k.fatbin, &fb))
+        .count();
     log::info!(
         target: "cudart::lifecycle",
         "registry: fatbin #{} registered with {kernels} kernels (no driver call; loads on first use)",
@@ -222,7 +226,11 @@ pub fn register_fatbin_end(handle: *mut *mut c_void) -> Result<(), cudaError_t> 
 }
 
 /// `__cudaRegisterFunction`.
-pub fn register_function(handle: *mut *mut c_void, stub: *const c_char, name: *const c_char) -> Result<(), cudaError_t> {
+pub fn register_function(
+    handle: *mut *mut c_void,
+    stub: *const c_char,
+    name: *const c_char,
+) -> Result<(), cudaError_t> {
     if stub.is_null() || name.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
@@ -256,7 +264,14 @@ pub fn register_var(
     if let Some(slot) = managed_slot {
         fatbin.managed.lock().push((slot as usize, name as usize));
     }
-    reg.vars.insert(host as usize, Arc::new(Var { fatbin, name: name as usize, size }));
+    reg.vars.insert(
+        host as usize,
+        Arc::new(Var {
+            fatbin,
+            name: name as usize,
+            size,
+        }),
+    );
     Ok(())
 }
 
@@ -269,7 +284,8 @@ pub fn init_module(handle: *mut *mut c_void) -> Result<c_char, cudaError_t> {
     for &(slot, name) in fb.managed.lock().iter() {
         let mut dptr: CUdeviceptr = 0;
         let mut size = 0usize;
-        drv.cuLibraryGetManaged(&mut dptr, &mut size, lib, name_of(name).as_ptr()).ok()?;
+        drv.cuLibraryGetManaged(&mut dptr, &mut size, lib, name_of(name).as_ptr())
+            .ok()?;
         Out(slot as *mut *mut c_void).write(dptr as *mut c_void)?;
         log::info!(
             target: "cudart::lifecycle",
@@ -363,7 +379,13 @@ pub fn symbol(host: *const c_void) -> Result<(CUdeviceptr, usize), cudaError_t> 
     driver::get()?
         .cuLibraryGetGlobal(&mut dptr, &mut size, lib, name_of(var.name).as_ptr())
         .ok()
-        .map_err(|e| if e.0 == 500 { cudaError_t::cudaErrorInvalidSymbol } else { e })?;
+        .map_err(|e| {
+            if e.0 == 500 {
+                cudaError_t::cudaErrorInvalidSymbol
+            } else {
+                e
+            }
+        })?;
     Ok((dptr, size))
 }
 
@@ -391,4 +413,73 @@ pub fn counts() -> (usize, usize, usize) {
 /// Used by `cudaFuncGetAttributes` and friends on a device ordinal.
 pub fn device_of_current() -> c_int {
     crate::context::current_device()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal fatbin: a container header with no entries.
+    static CONTAINER: [u32; 4] = [FATBIN_CONTAINER_MAGIC, 0x0010_0001, 0, 0];
+
+    fn wrapper(magic: u32) -> RawWrapper {
+        RawWrapper {
+            magic,
+            version: 1,
+            data: CONTAINER.as_ptr().cast(),
+            prelinked: std::ptr::null(),
+        }
+    }
+
+    static NAME: &[u8] = b"_Z6kernelv\0";
+    static STUB: u8 = 0;
+    static VAR: u32 = 0;
+
+    #[test]
+    fn registration_records_without_a_driver_and_unregisters() {
+        let w = wrapper(FATBIN_WRAPPER_MAGIC);
+        let h = register_fatbin(&w as *const RawWrapper as *const c_void).unwrap();
+        let stub = &STUB as *const u8 as *const c_char;
+        register_function(h, stub, NAME.as_ptr().cast()).unwrap();
+        register_var(
+            h,
+            (&VAR as *const u32).cast(),
+            NAME.as_ptr().cast(),
+            4,
+            None,
+        )
+        .unwrap();
+        register_fatbin_end(h).unwrap();
+        assert!(
+            driver::loaded().is_none(),
+            "registration must not load the driver"
+        );
+        let k = kernel_for_stub(stub.cast()).expect("kernel registered");
+        assert_eq!(k.name().to_bytes(), b"_Z6kernelv");
+        unregister_fatbin(h).unwrap();
+        assert!(kernel_for_stub(stub.cast()).is_none());
+        assert_eq!(
+            unregister_fatbin(h),
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        );
+    }
+
+    #[test]
+    fn bad_wrappers_and_foreign_handles_are_errors() {
+        let w = wrapper(0xdead_beef);
+        assert!(register_fatbin(&w as *const RawWrapper as *const c_void).is_err());
+        assert_eq!(
+            register_fatbin(std::ptr::null()),
+            Err(cudaError_t::cudaErrorInvalidValue)
+        );
+        let foreign = 0x1000 as *mut *mut c_void;
+        assert_eq!(
+            register_function(
+                foreign,
+                &STUB as *const u8 as *const c_char,
+                NAME.as_ptr().cast()
+            ),
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        );
+    }
 }

@@ -18,13 +18,19 @@ pub fn create(out: Out<cudaStream_t>, flags: c_uint) -> Result<(), cudaError_t> 
 }
 
 /// `cudaStreamCreateWithPriority`.
-pub fn create_with_priority(out: Out<cudaStream_t>, flags: c_uint, priority: c_int) -> Result<(), cudaError_t> {
+pub fn create_with_priority(
+    out: Out<cudaStream_t>,
+    flags: c_uint,
+    priority: c_int,
+) -> Result<(), cudaError_t> {
     out.check()?;
     if flags & !1 != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let mut s = std::ptr::null_mut();
-    driver::get()?.cuStreamCreateWithPriority(&mut s, flags, priority).ok()?;
+    driver::get()?
+        .cuStreamCreateWithPriority(&mut s, flags, priority)
+        .ok()?;
     out.write(s)
 }
 
@@ -38,42 +44,65 @@ pub fn destroy(stream: cudaStream_t) -> Result<(), cudaError_t> {
 
 /// `cudaStreamSynchronize` (and `_ptsz`).
 pub fn synchronize(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
-    driver::get()?.cuStreamSynchronize(driver_stream(stream, per_thread)).ok()
+    driver::get()?
+        .cuStreamSynchronize(driver_stream(stream, per_thread))
+        .ok()
 }
 
 /// `cudaStreamQuery` (and `_ptsz`): `cudaErrorNotReady` while work is
 /// pending; like every error it is recorded as the last error.
 pub fn query(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
-    driver::get()?.cuStreamQuery(driver_stream(stream, per_thread)).ok()
+    driver::get()?
+        .cuStreamQuery(driver_stream(stream, per_thread))
+        .ok()
 }
 
 /// `cudaStreamWaitEvent` (and `_ptsz`).
-pub fn wait_event(stream: cudaStream_t, event: *mut c_void, flags: c_uint, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn wait_event(
+    stream: cudaStream_t,
+    event: *mut c_void,
+    flags: c_uint,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     driver::get()?
         .cuStreamWaitEvent(driver_stream(stream, per_thread), event, flags)
         .ok()
 }
 
 /// `cudaStreamGetFlags` (and `_ptsz`).
-pub fn get_flags(stream: cudaStream_t, out: Out<c_uint>, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn get_flags(
+    stream: cudaStream_t,
+    out: Out<c_uint>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     out.check()?;
     let mut f = 0;
-    driver::get()?.cuStreamGetFlags(driver_stream(stream, per_thread), &mut f).ok()?;
+    driver::get()?
+        .cuStreamGetFlags(driver_stream(stream, per_thread), &mut f)
+        .ok()?;
     out.write(f)
 }
 
 /// `cudaStreamGetPriority` (and `_ptsz`).
-pub fn get_priority(stream: cudaStream_t, out: Out<c_int>, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn get_priority(
+    stream: cudaStream_t,
+    out: Out<c_int>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     out.check()?;
     let mut p = 0;
-    driver::get()?.cuStreamGetPriority(driver_stream(stream, per_thread), &mut p).ok()?;
+    driver::get()?
+        .cuStreamGetPriority(driver_stream(stream, per_thread), &mut p)
+        .ok()?;
     out.write(p)
 }
 
 /// `cudaDeviceGetStreamPriorityRange`.
 pub fn priority_range(least: Out<c_int>, greatest: Out<c_int>) -> Result<(), cudaError_t> {
     let (mut l, mut g) = (0, 0);
-    driver::get()?.cuCtxGetStreamPriorityRange(&mut l, &mut g).ok()?;
+    driver::get()?
+        .cuCtxGetStreamPriorityRange(&mut l, &mut g)
+        .ok()?;
     if !least.is_null() {
         least.write(l)?;
     }
@@ -90,7 +119,12 @@ pub type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 pub type StreamCallback = Option<unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void)>;
 
 /// `cudaLaunchHostFunc` (and `_ptsz`).
-pub fn launch_host_func(stream: cudaStream_t, f: HostFn, data: *mut c_void, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn launch_host_func(
+    stream: cudaStream_t,
+    f: HostFn,
+    data: *mut c_void,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     if f.is_none() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
@@ -102,7 +136,13 @@ pub fn launch_host_func(stream: cudaStream_t, f: HostFn, data: *mut c_void, per_
 /// `cudaStreamAddCallback` (and `_ptsz`). `cudaError_t` and `CUresult`
 /// are both a 32-bit integer with one numbering for the codes a callback
 /// sees, so the runtime's callback type is ABI-identical to the driver's.
-pub fn add_callback(stream: cudaStream_t, cb: StreamCallback, data: *mut c_void, flags: c_uint, per_thread: bool) -> Result<(), cudaError_t> {
+pub fn add_callback(
+    stream: cudaStream_t,
+    cb: StreamCallback,
+    data: *mut c_void,
+    flags: c_uint,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
     let Some(cb) = cb else {
         return Err(cudaError_t::cudaErrorInvalidValue);
     };

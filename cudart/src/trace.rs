@@ -71,7 +71,11 @@ impl log::Log for Tracer {
         }
         let ms = self.start.elapsed().as_secs_f64() * 1e3;
         let room = r.target().strip_prefix("cudart::").unwrap_or(r.target());
-        let line = format!("[cudart +{ms:9.3}ms {}] {room}: {}\n", thread_label(), r.args());
+        let line = format!(
+            "[cudart +{ms:9.3}ms {}] {room}: {}\n",
+            thread_label(),
+            r.args()
+        );
         let mut sink = self.sink.lock();
         let _ = sink.write_all(line.as_bytes());
         let _ = sink.flush();
@@ -91,7 +95,11 @@ pub fn init_from_env() {
         _ => return,
     };
     let sink: Box<dyn Write + Send> = match std::env::var_os("CUDART_TRACE_FILE") {
-        Some(path) => match std::fs::OpenOptions::new().create(true).append(true).open(&path) {
+        Some(path) => match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
             Ok(f) => Box::new(f),
             Err(_) => Box::new(std::io::stderr()),
         },

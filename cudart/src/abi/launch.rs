@@ -156,6 +156,39 @@ abi! {
         pub const cudaOccupancyDefault: u32 = 0x00;
         pub const cudaOccupancyDisableCachingOverride: u32 = 0x01;
     }
+    aliases {
+        /// Stream and kernel-node attribute names of launch attributes.
+        pub const cudaStreamAttributeAccessPolicyWindow: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeAccessPolicyWindow;
+        pub const cudaStreamAttributeSynchronizationPolicy: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeSynchronizationPolicy;
+        pub const cudaStreamAttributeMemSyncDomainMap: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomainMap;
+        pub const cudaStreamAttributeMemSyncDomain: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomain;
+        pub const cudaStreamAttributePriority: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributePriority;
+        pub const cudaKernelNodeAttributeAccessPolicyWindow: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeAccessPolicyWindow;
+        pub const cudaKernelNodeAttributeCooperative: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeCooperative;
+        pub const cudaKernelNodeAttributePriority: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributePriority;
+        pub const cudaKernelNodeAttributeClusterDimension: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeClusterDimension;
+        pub const cudaKernelNodeAttributeClusterSchedulingPolicyPreference: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeClusterSchedulingPolicyPreference;
+        pub const cudaKernelNodeAttributeMemSyncDomainMap: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomainMap;
+        pub const cudaKernelNodeAttributeMemSyncDomain: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomain;
+        pub const cudaKernelNodeAttributePreferredSharedMemoryCarveout: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributePreferredSharedMemoryCarveout;
+        pub const cudaKernelNodeAttributeDeviceUpdatableKernelNode: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeDeviceUpdatableKernelNode;
+        pub const cudaKernelNodeAttributeNvlinkUtilCentricScheduling: cudaLaunchAttributeID =
+            cudaLaunchAttributeID::cudaLaunchAttributeNvlinkUtilCentricScheduling;
+    }
 }
 
 /// Stream attributes are launch attributes.
@@ -164,34 +197,3 @@ pub type cudaStreamAttrValue = cudaLaunchAttributeValue;
 /// Kernel-node attributes are launch attributes.
 pub type cudaKernelNodeAttrID = cudaLaunchAttributeID;
 pub type cudaKernelNodeAttrValue = cudaLaunchAttributeValue;
-
-pub const cudaStreamAttributeAccessPolicyWindow: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeAccessPolicyWindow;
-pub const cudaStreamAttributeSynchronizationPolicy: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeSynchronizationPolicy;
-pub const cudaStreamAttributeMemSyncDomainMap: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomainMap;
-pub const cudaStreamAttributeMemSyncDomain: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomain;
-pub const cudaStreamAttributePriority: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributePriority;
-pub const cudaKernelNodeAttributeAccessPolicyWindow: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeAccessPolicyWindow;
-pub const cudaKernelNodeAttributeCooperative: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeCooperative;
-pub const cudaKernelNodeAttributePriority: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributePriority;
-pub const cudaKernelNodeAttributeClusterDimension: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeClusterDimension;
-pub const cudaKernelNodeAttributeClusterSchedulingPolicyPreference: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeClusterSchedulingPolicyPreference;
-pub const cudaKernelNodeAttributeMemSyncDomainMap: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomainMap;
-pub const cudaKernelNodeAttributeMemSyncDomain: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeMemSyncDomain;
-pub const cudaKernelNodeAttributePreferredSharedMemoryCarveout: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributePreferredSharedMemoryCarveout;
-pub const cudaKernelNodeAttributeDeviceUpdatableKernelNode: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeDeviceUpdatableKernelNode;
-pub const cudaKernelNodeAttributeNvlinkUtilCentricScheduling: cudaLaunchAttributeID =
-    cudaLaunchAttributeID::cudaLaunchAttributeNvlinkUtilCentricScheduling;

@@ -22,6 +22,11 @@
 //! consts {
 //!     pub const cudaHostAllocMapped: u32 = 0x02;
 //! }
+//! // optional: `#define`d other names of enumerators
+//! aliases {
+//!     pub const cudaStreamAttributePriority: cudaLaunchAttributeID =
+//!         cudaLaunchAttributeID::cudaLaunchAttributePriority;
+//! }
 //! ```
 //!
 //! Structs get `#[repr(C)]`, `Copy`, `Clone`, [`AbiZero`] and `Default`
@@ -51,6 +56,11 @@ macro_rules! abi {
         consts {
             $( $(#[$cm:meta])* pub const $c:ident : $ct:ty = $cv:expr; )*
         }
+        $(
+            aliases {
+                $( $(#[$am:meta])* pub const $a:ident : $at:ty = $av:expr; )*
+            }
+        )?
     ) => {
         $(
             $(#[$tm])*
@@ -86,6 +96,7 @@ macro_rules! abi {
         )*
 
         $( $(#[$cm])* pub const $c: $ct = $cv as $ct; )*
+        $( $( $(#[$am])* pub const $a: $at = $av; )* )?
 
         /// This file's types, as Rust lays them out (see `abi/macros.rs`).
         pub(super) static LAYOUTS: &[$crate::abi::TypeLayout] = &[
@@ -130,6 +141,9 @@ macro_rules! abi {
             $(
                 $crate::abi::Constant { scope: "", name: stringify!($c), value: ($cv) as i64 },
             )*
+            $( $(
+                $crate::abi::Constant { scope: "", name: stringify!($a), value: $a.0 as i64 },
+            )* )?
         ];
     };
 

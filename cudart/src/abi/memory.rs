@@ -13,17 +13,20 @@ pub type cudaMemPool_t = *mut c_void;
 
 abi! {
     types {
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaPitchedPtr {
             pub ptr: *mut c_void,
             pub pitch: usize,
             pub xsize: usize,
             pub ysize: usize,
         }
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaExtent {
             pub width: usize,
             pub height: usize,
             pub depth: usize,
         }
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaPos {
             pub x: usize,
             pub y: usize,
@@ -57,10 +60,12 @@ abi! {
             pub hostPointer: *mut c_void,
             pub reserved: [c_long; 8],
         }
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaMemLocation {
             pub type_: cudaMemLocationType as "type",
             pub id: i32,
         }
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaMemAccessDesc {
             pub location: cudaMemLocation,
             pub flags: cudaMemAccessFlags,
@@ -110,6 +115,7 @@ abi! {
             pub dstLocHint: cudaMemLocation,
             pub flags: u32,
         }
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaOffset3D {
             pub x: usize,
             pub y: usize,

@@ -18,8 +18,8 @@
 mod macros;
 pub mod layout;
 
-pub use layout::{AbiZero, Constant, FieldLayout, TypeKind, TypeLayout};
 pub(crate) use core::ffi::{c_char, c_long, c_void};
+pub use layout::{AbiZero, Constant, FieldLayout, TypeKind, TypeLayout};
 
 /// Declares the ABI files: `pub mod` + `pub use` for each, and the joined
 /// tables. A new file is added here and nowhere else.

@@ -9,7 +9,6 @@ pub type cudaEvent_t = *mut c_void;
 /// A user object; the driver's `CUuserObject`.
 pub type cudaUserObject_t = *mut c_void;
 
-
 /// Host function run in stream order (`cudaLaunchHostFunc`, host nodes).
 pub type cudaHostFn_t = Option<unsafe extern "C" fn(userData: *mut c_void)>;
 /// Callback of `cudaStreamAddCallback`.
@@ -32,7 +31,12 @@ pub type cudaLogsCallbackHandle = *mut c_void;
 pub type cudaLogIterator = u32;
 /// Callback of `cudaLogsRegisterCallback`.
 pub type cudaLogsCallback_t = Option<
-    unsafe extern "C" fn(data: *mut c_void, logLevel: cudaLogLevel, message: *mut c_char, length: usize),
+    unsafe extern "C" fn(
+        data: *mut c_void,
+        logLevel: cudaLogLevel,
+        message: *mut c_char,
+        length: usize,
+    ),
 >;
 
 abi! {

@@ -11,6 +11,7 @@ pub type cudaGraphicsResource_t = *mut c_void;
 
 abi! {
     types {
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaChannelFormatDesc {
             pub x: i32,
             pub y: i32,

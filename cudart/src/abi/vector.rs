@@ -4,10 +4,13 @@ use super::*;
 abi! {
     types {
         /// Grid or block dimensions (three `unsigned int`).
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct dim3 { pub x: u32, pub y: u32, pub z: u32 }
         /// Three `unsigned int` (thread/block indices in registration calls).
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct uint3 { pub x: u32, pub y: u32, pub z: u32 }
         /// A device UUID, 16 raw bytes (`CUuuid_st`).
+        #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct CUuuid_st { pub bytes: [c_char; 16] }
     }
     enums {}
