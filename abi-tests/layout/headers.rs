@@ -28,6 +28,9 @@ pub struct Scan {
     pub record_groups: Vec<Vec<String>>,
     /// `#define NAME <integer>` (casts allowed) of `cuda*`/`CUDA*` names.
     pub numeric_defines: BTreeSet<String>,
+    /// `#define cudaX cudaY` where cudaY is an enumerator (another name of
+    /// it), as (cudaX, cudaY).
+    pub enumerator_aliases: BTreeSet<(String, String)>,
 }
 
 /// Preprocesses `<include>/HEADERS` with `c++ -E -dD` and scans the parts
@@ -61,6 +64,7 @@ pub fn scan(include: &Path) -> Scan {
     // Keep only the lines that come from our headers (line markers say
     // `# <line> "<path>" ...`).
     let mut ours = String::new();
+    let mut aliases = Vec::new();
     let mut keep = false;
     let mut scan = Scan::default();
     for line in text.lines() {
@@ -78,6 +82,11 @@ pub fn scan(include: &Path) -> Scan {
         if let Some(def) = line.trim_start().strip_prefix("#define ") {
             if let Some(name) = numeric_define(def) {
                 scan.numeric_defines.insert(name);
+            } else if let Some((name, target)) = def.trim().split_once(' ') {
+                if name.starts_with("cuda") && target.starts_with("cuda") && is_plain_ident(target)
+                {
+                    aliases.push((name.to_string(), target.to_string()));
+                }
             }
             continue;
         }
@@ -88,7 +97,16 @@ pub fn scan(include: &Path) -> Scan {
         ours.push('\n');
     }
     scan_declarations(&tokenize(&ours), &mut scan);
+    let all_enumerators: BTreeSet<&String> = scan.enums.values().flatten().collect();
+    scan.enumerator_aliases = aliases
+        .into_iter()
+        .filter(|(_, target)| all_enumerators.contains(target))
+        .collect();
     scan
+}
+
+fn is_plain_ident(s: &str) -> bool {
+    is_ident(s) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The C++ compiler (`CXX`, else `g++`).
@@ -205,7 +223,11 @@ fn scan_declarations(t: &[String], scan: &mut Scan) {
             // forward declaration, a pointer typedef or a parameter type.
             if typedef && j < t.len() && t[j] == ";" && j == kw + 3 {
                 let (x, y) = (&t[kw + 1], &t[kw + 2]);
-                let groups = if t[kw] == "enum" { &mut scan.enum_groups } else { &mut scan.record_groups };
+                let groups = if t[kw] == "enum" {
+                    &mut scan.enum_groups
+                } else {
+                    &mut scan.record_groups
+                };
                 if let Some(g) = groups.iter_mut().find(|g| g.contains(x)) {
                     g.push(y.clone());
                 }

@@ -21,7 +21,20 @@ use abi_tests::Runtime;
 use cudart::abi::cudaError_t;
 
 /// Values that are not error codes (gaps, negatives, past the end).
-const NOT_CODES: &[i32] = &[-1, 10, 11, 33, 99, 916, 998, 1000, 9999, 10001, i32::MAX, i32::MIN];
+const NOT_CODES: &[i32] = &[
+    -1,
+    10,
+    11,
+    33,
+    99,
+    916,
+    998,
+    1000,
+    9999,
+    10001,
+    i32::MAX,
+    i32::MIN,
+];
 
 struct Nvidia {
     /// code -> (name, description) for every code asked about.
@@ -33,8 +46,15 @@ struct Nvidia {
 fn nvidia() -> Nvidia {
     let home = abi_tests::cuda_home();
     let scan = headers::scan(&home.join("include"));
-    let names = scan.enums.get("cudaError").expect("enum cudaError in driver_types.h");
-    assert!(names.len() > 100, "scan found only {} cudaError enumerators", names.len());
+    let names = scan
+        .enums
+        .get("cudaError")
+        .expect("enum cudaError in driver_types.h");
+    assert!(
+        names.len() > 100,
+        "scan found only {} cudaError enumerators",
+        names.len()
+    );
 
     let mut src = String::from(
         "#include <stdio.h>\n#include <cuda_runtime_api.h>\n\
@@ -47,7 +67,11 @@ fn nvidia() -> Nvidia {
     for e in names {
         let _ = writeln!(src, "    show(\"{e}\", (int){e});");
     }
-    for code in cudaError_t::ALL.iter().map(|e| e.0).chain(NOT_CODES.iter().copied()) {
+    for code in cudaError_t::ALL
+        .iter()
+        .map(|e| e.0)
+        .chain(NOT_CODES.iter().copied())
+    {
         let _ = writeln!(src, "    show(\"-\", {code});");
     }
     src.push_str("    return 0;\n}\n");
@@ -67,7 +91,10 @@ fn nvidia() -> Nvidia {
     );
     let out = abi_tests::run_ok(&mut abi_tests::command_with(&exe, Runtime::Nvidia, &[]));
 
-    let mut nv = Nvidia { by_code: BTreeMap::new(), enumerators: BTreeMap::new() };
+    let mut nv = Nvidia {
+        by_code: BTreeMap::new(),
+        enumerators: BTreeMap::new(),
+    };
     for line in String::from_utf8(out.stdout).unwrap().lines() {
         let f: Vec<&str> = line.split('\t').collect();
         assert_eq!(f.len(), 4, "bad line from the NVIDIA probe: {line:?}");
@@ -75,7 +102,8 @@ fn nvidia() -> Nvidia {
         if f[0] != "-" {
             nv.enumerators.insert(f[0].to_string(), code);
         }
-        nv.by_code.insert(code, (f[2].to_string(), f[3].to_string()));
+        nv.by_code
+            .insert(code, (f[2].to_string(), f[3].to_string()));
     }
     nv
 }
@@ -90,13 +118,20 @@ fn error_codes_match_nvidia() {
         if !cudaError_t::ALL.contains(&cudaError_t(code)) {
             bad.push(format!("{name} = {code}: missing from cudaError_t::ALL"));
         } else if cudaError_t(code).name().to_str().unwrap() != name {
-            bad.push(format!("{code}: header says {name}, ours {:?}", cudaError_t(code).name()));
+            bad.push(format!(
+                "{code}: header says {name}, ours {:?}",
+                cudaError_t(code).name()
+            ));
         }
     }
     // Our list has no code the headers lack, and no duplicates.
     for (i, e) in cudaError_t::ALL.iter().enumerate() {
         if !nv.enumerators.values().any(|&v| v == e.0) {
-            bad.push(format!("{} = {}: not in the headers", e.name().to_str().unwrap(), e.0));
+            bad.push(format!(
+                "{} = {}: not in the headers",
+                e.name().to_str().unwrap(),
+                e.0
+            ));
         }
         if cudaError_t::ALL[..i].contains(e) {
             bad.push(format!("{}: listed twice", e.0));
@@ -105,7 +140,10 @@ fn error_codes_match_nvidia() {
     // Names are NVIDIA's; descriptions are ours (non-empty, not NVIDIA's).
     for e in cudaError_t::ALL {
         let (nv_name, nv_desc) = &nv.by_code[&e.0];
-        let (name, desc) = (e.name().to_str().unwrap(), e.description().to_str().unwrap());
+        let (name, desc) = (
+            e.name().to_str().unwrap(),
+            e.description().to_str().unwrap(),
+        );
         if name != nv_name {
             bad.push(format!("{}: name {name:?}, NVIDIA's {nv_name:?}", e.0));
         }
@@ -113,7 +151,9 @@ fn error_codes_match_nvidia() {
             bad.push(format!("{name}: empty description"));
         }
         if desc == nv_desc {
-            bad.push(format!("{name}: description is NVIDIA's string word for word"));
+            bad.push(format!(
+                "{name}: description is NVIDIA's string word for word"
+            ));
         }
     }
     // Values that are no error code: both strings exactly as NVIDIA's.
@@ -128,7 +168,12 @@ fn error_codes_match_nvidia() {
             ));
         }
     }
-    assert!(bad.is_empty(), "{} cudaError_t problem(s):\n  {}", bad.len(), bad.join("\n  "));
+    assert!(
+        bad.is_empty(),
+        "{} cudaError_t problem(s):\n  {}",
+        bad.len(),
+        bad.join("\n  ")
+    );
     eprintln!(
         "{} header enumerators, {} codes, {} non-codes checked against NVIDIA's runtime",
         nv.enumerators.len(),

@@ -40,7 +40,11 @@ fn probe_source() -> String {
         }
         let _ = writeln!(s, "    T(\"{}\", {})", t.name, t.c_type);
         for f in t.fields {
-            let _ = writeln!(s, "    F(\"{}.{}\", {}, {})", t.name, f.name, t.c_type, f.c_name);
+            let _ = writeln!(
+                s,
+                "    F(\"{}.{}\", {}, {})",
+                t.name, f.name, t.c_type, f.c_name
+            );
         }
     }
     for c in abi::constants() {
@@ -94,7 +98,11 @@ fn c_side() -> BTreeMap<String, Vec<i128>> {
 fn layouts_and_constants_match_the_headers() {
     let c = c_side();
     let mut bad = Vec::new();
-    let get = |key: String| c.get(&key).cloned().unwrap_or_else(|| panic!("probe lost {key}"));
+    let get = |key: String| {
+        c.get(&key)
+            .cloned()
+            .unwrap_or_else(|| panic!("probe lost {key}"))
+    };
     let (mut n_types, mut n_fields, mut n_consts) = (0, 0, 0);
 
     for t in abi::layouts() {
@@ -144,7 +152,11 @@ fn anonymous_types_are_checked_through_a_parent() {
         .flat_map(|t| t.fields.iter().map(|f| (f.c_name, f.size)))
         .collect();
     for t in abi::layouts().filter(|t| t.c_type.is_empty()) {
-        assert!(t.kind == TypeKind::Union, "{}: only unions may be anonymous", t.name);
+        assert!(
+            t.kind == TypeKind::Union,
+            "{}: only unions may be anonymous",
+            t.name
+        );
         assert!(
             used.iter().any(|&(_, size)| size == t.size),
             "{}: no field of a checked type holds it",
@@ -173,11 +185,19 @@ fn headers_declare_nothing_that_abi_lacks() {
             }
         }
     }
-    for (what, groups) in [("enum", &scan.enum_groups), ("struct/union", &scan.record_groups)] {
+    for (what, groups) in [
+        ("enum", &scan.enum_groups),
+        ("struct/union", &scan.record_groups),
+    ] {
         for names in groups {
             if !names.iter().any(|n| ours_types.contains(n.as_str())) {
                 missing.push(format!("{what} {}", names.join(" / ")));
             }
+        }
+    }
+    for (name, target) in &scan.enumerator_aliases {
+        if !ours_plain.contains(name.as_str()) {
+            missing.push(format!("#define {name} {target}"));
         }
     }
     for d in &scan.numeric_defines {
@@ -186,11 +206,16 @@ fn headers_declare_nothing_that_abi_lacks() {
         }
     }
     eprintln!(
-        "headers declare {} enums ({} enumerators), {} structs/unions, {} numeric #defines",
+        "headers declare {} enums ({} enumerators), {} structs/unions, {} numeric #defines, \
+         {} enumerator aliases",
         scan.enum_groups.len(),
-        scan.enum_groups.iter().map(|g| scan.enums[&g[0]].len()).sum::<usize>(),
+        scan.enum_groups
+            .iter()
+            .map(|g| scan.enums[&g[0]].len())
+            .sum::<usize>(),
         scan.record_groups.len(),
-        scan.numeric_defines.len()
+        scan.numeric_defines.len(),
+        scan.enumerator_aliases.len()
     );
     assert!(
         missing.is_empty(),

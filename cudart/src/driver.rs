@@ -58,8 +58,7 @@ impl CUresult {
 
 /// Whether the runtime's enumeration has a value of this number.
 fn runtime_defines(code: i32) -> bool {
-    // An undefined code's name is the one NVIDIA gives every unknown value.
-    cudaError_t(code).name() != cudaError_t(i32::MIN).name()
+    cudaError_t::ALL.contains(&cudaError_t(code))
 }
 
 pub type CUdevice = c_int;

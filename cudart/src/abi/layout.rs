@@ -1,4 +1,4 @@
-//! The records the [`abi!`](super) macro keeps about each declared type and
+//! The records the `abi!` macro keeps about each declared type and
 //! constant, and the all-zero value every ABI type has.
 
 /// Struct, union or integer-newtype enum.

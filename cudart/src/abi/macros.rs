@@ -29,7 +29,7 @@
 //! }
 //! ```
 //!
-//! Structs get `#[repr(C)]`, `Copy`, `Clone`, [`AbiZero`] and `Default`
+//! Structs get `#[repr(C)]`, `Copy`, `Clone`, `AbiZero` and `Default`
 //! (all fields zero); unions the same, zeroed through their FIRST field,
 //! which must therefore span the whole union (checked at compile time).
 //! Enums become `#[repr(transparent)]` newtypes with one associated

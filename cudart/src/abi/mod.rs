@@ -6,9 +6,9 @@
 //! (`tests/layout.rs`, `tests/errors.rs`). The headers come from the PyPI
 //! wheels at test time and are never copied here.
 //!
-//! Every type and constant is declared through the [`abi!`] macro (see
+//! Every type and constant is declared through the `abi!` macro (see
 //! `macros.rs`), which also records it in the per-file tables `LAYOUTS` and
-//! `CONSTANTS`; [`abi_modules!`] below declares the files and joins their
+//! `CONSTANTS`; `abi_modules!` below declares the files and joins their
 //! tables into [`layouts`] and [`constants`]. So nothing declared here can
 //! escape the layout test.
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
