@@ -193,6 +193,9 @@ driver_api! {
     cuMemHostGetDevicePointer(dptr: *mut CUdeviceptr, p: *mut c_void, flags: c_uint);
     cuMemHostGetFlags(flags: *mut c_uint, p: *mut c_void);
     cuMemAllocManaged(dptr: *mut CUdeviceptr, bytes: usize, flags: c_uint);
+    cuMemHostRegister(p: *mut c_void, bytes: usize, flags: c_uint);
+    cuMemHostUnregister(p: *mut c_void);
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks: *mut c_int, f: CUfunction, block: c_int, smem: usize, flags: c_uint);
     cuMemGetInfo(free: *mut usize, total: *mut usize);
     cuMemGetAddressRange(base: *mut CUdeviceptr, size: *mut usize, dptr: CUdeviceptr);
     cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize);

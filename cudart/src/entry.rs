@@ -93,6 +93,12 @@ entry_points! {
         => launch::func_get_attributes(attr, func);
     Context fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, value: c_int) -> cudaError_t
         => launch::func_set_attribute(func, attr, value);
+    Driver fn cudaFuncGetName(name: Out<*const c_char>, func: *const c_void) -> cudaError_t => launch::func_get_name(name, func);
+    Context fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: Out<c_int>, func: *const c_void, blockSize: c_int,
+        dynamicSMemSize: usize) -> cudaError_t => launch::max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0);
+    Context fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: Out<c_int>, func: *const c_void,
+        blockSize: c_int, dynamicSMemSize: usize, flags: c_uint) -> cudaError_t
+        => launch::max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags);
     Context fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: c_int) -> cudaError_t
         => launch::func_set_cache_config(func, cacheConfig);
 
@@ -137,6 +143,8 @@ entry_points! {
     Context fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t => memory::free_host(ptr);
     Context fn cudaHostGetDevicePointer(pDevice: Out<*mut c_void>, pHost: *mut c_void, flags: c_uint) -> cudaError_t
         => memory::host_get_device_pointer(pDevice, pHost, flags);
+    Context fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> cudaError_t => memory::host_register(ptr, size, flags);
+    Context fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t => memory::host_unregister(ptr);
     Context fn cudaHostGetFlags(pFlags: Out<c_uint>, pHost: *mut c_void) -> cudaError_t => memory::host_get_flags(pFlags, pHost);
     Context fn cudaMallocManaged(devPtr: Out<*mut c_void>, size: usize, flags: c_uint) -> cudaError_t
         => memory::malloc_managed(devPtr, size, flags);

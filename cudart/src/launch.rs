@@ -7,7 +7,7 @@ use crate::boundary::{In, Out};
 use crate::driver::{self, CUkernel, CUstream};
 use crate::registry;
 use std::cell::RefCell;
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// One `<<<grid, block, shared, stream>>>` configuration.
 #[derive(Copy, Clone)]
@@ -169,6 +169,44 @@ pub fn get_func_by_symbol(out: Out<*mut c_void>, stub: *const c_void) -> Result<
     let mut f = std::ptr::null_mut();
     driver::get()?.cuKernelGetFunction(&mut f, k).ok()?;
     out.write(f)
+}
+
+/// `cudaFuncGetName`: the registered (mangled) name of a host stub, or
+/// the driver's name for a kernel handle.
+pub fn func_get_name(out: Out<*const c_char>, func: *const c_void) -> Result<(), cudaError_t> {
+    out.check()?;
+    if let Some(k) = registry::kernel_for_stub(func) {
+        return out.write(k.name().as_ptr());
+    }
+    let k = registry::launch_handle(func)?;
+    let mut name: *const c_char = std::ptr::null();
+    driver::get()?
+        .cuKernelGetName(&mut name, k)
+        .ok()
+        .map_err(|_| cudaError_t::cudaErrorInvalidDeviceFunction)?;
+    out.write(name)
+}
+
+/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]`.
+pub fn max_active_blocks(
+    out: Out<c_int>,
+    func: *const c_void,
+    block: c_int,
+    smem: usize,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    if flags & !1 != 0 {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let k = registry::launch_handle(func)?;
+    let drv = driver::get()?;
+    let mut f = std::ptr::null_mut();
+    drv.cuKernelGetFunction(&mut f, k).ok()?;
+    let mut n = 0;
+    drv.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&mut n, f, block, smem, flags)
+        .ok()?;
+    out.write(n)
 }
 
 /// The driver's `CUlaunchConfig`: the runtime's `cudaLaunchConfig_t` with

@@ -104,6 +104,23 @@ pub fn host_get_device_pointer(
     out.write(p as *mut c_void)
 }
 
+/// `cudaHostRegister`: the flags (Portable 1, Mapped 2, IoMemory 4,
+/// ReadOnly 8) are the driver's `CU_MEMHOSTREGISTER_*`.
+pub fn host_register(ptr: *mut c_void, size: usize, flags: c_uint) -> Result<(), cudaError_t> {
+    if ptr.is_null() || size == 0 || flags & !0xF != 0 {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    driver::get()?.cuMemHostRegister(ptr, size, flags).ok()
+}
+
+/// `cudaHostUnregister`.
+pub fn host_unregister(ptr: *mut c_void) -> Result<(), cudaError_t> {
+    if ptr.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    driver::get()?.cuMemHostUnregister(ptr).ok()
+}
+
 /// `cudaHostGetFlags`.
 pub fn host_get_flags(out: Out<c_uint>, host: *mut c_void) -> Result<(), cudaError_t> {
     out.check()?;
