@@ -21,12 +21,13 @@ int main() {
   printf("before the fault: ok\n");
 
   bad<<<1, 32>>>(d);
+  // The launch itself is accepted; the fault may or may not have been
+  // noticed already by the time we ask, so this is not printed.
   cudaError_t launch = cudaGetLastError();
-  printf("launch of the faulting kernel: %s\n", err_name(launch));
-  EXPECT(launch == cudaSuccess, "the launch itself failed");
   cudaError_t sync = cudaDeviceSynchronize();
   printf("cudaDeviceSynchronize: %s\n", err_name(sync));
   EXPECT(sync != cudaSuccess, "the fault went unnoticed");
+  EXPECT(launch == cudaSuccess || launch == sync, "the launch failed: %s", err_name(launch));
 
   cudaError_t g1 = cudaGetLastError(), g2 = cudaGetLastError();
   printf("cudaGetLastError twice: %s, %s\n", err_name(g1), err_name(g2));

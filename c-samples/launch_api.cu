@@ -107,7 +107,7 @@ int main() {
   const char *name = NULL;
   CK(cudaFuncGetName(&name, (const void *)scale_add));
   printf("cudaFuncGetName: %s\n", name ? name : "(null)");
-  EXPECT(name && strcmp(name, "_Z9scale_addPiiii") == 0, "unexpected name");
+  EXPECT(name && strstr(name, "scale_add") != NULL, "unexpected name");
 
   // Attributes.
   cudaFuncAttributes fa;

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Prepares the GPU round trip on this (CPU) machine: builds our
+# libcudart.so.13 and every c-sample with the pinned CUDA 13.0 wheels, and
+# lays out the bundle the GPU machine runs:
+#
+#   gpu-bundle/lib/libcudart.so.13   ours, debug info stripped
+#   gpu-bundle/lib/libcudart.so      -> libcudart.so.13
+#   gpu-bundle/bin/                  the samples, libkern.so, libdlkern.so,
+#                                    samples.txt (run order)
+#   gpu-bundle/gpu-run.sh            copy of scripts/gpu-run.sh
+#   gpu-bundle/BUILD-INFO            commit, dates, tool versions, checksums
+#
+#   scripts/gpu-prepare.sh [BUNDLE_DIR]      (default: gpu-bundle)
+#
+# Then, on the GPU machine (device tool, carry: gpu-bundle):
+#   bash gpu-bundle/gpu-run.sh gpu-bundle "$OUT"
+# and back here:
+#   python3 scripts/gpu-report.py --commit <commit> OUT/results.json > docs/gpu-report.md
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bundle=${1:-gpu-bundle}
+limit_mib=60  # the device tool carries at most 64 MiB in all
+
+eval "$(scripts/setup-toolchain.sh --env)"
+
+# 1. Our library.
+if [[ -x scripts/build.sh ]]; then
+  scripts/build.sh >/dev/null
+else
+  cargo build --release -p cudart --lib
+  ln -sf libcudart.so target/release/libcudart.so.13
+fi
+lib=target/release/libcudart.so.13
+[[ -e $lib ]] || lib=target/release/libcudart.so
+[[ -e $lib ]] || { echo "gpu-prepare: no libcudart built" >&2; exit 1; }
+
+# 2. The samples (a sample that does not build is reported and left out).
+samples_out=build/c-samples
+rm -rf "$samples_out"
+samples_ok=yes
+bash c-samples/build.sh "$samples_out" || samples_ok=no
+
+# 3. The bundle.
+rm -rf "$bundle"
+mkdir -p "$bundle/lib" "$bundle/bin"
+cp -L "$lib" "$bundle/lib/libcudart.so.13"
+strip --strip-debug "$bundle/lib/libcudart.so.13"
+ln -s libcudart.so.13 "$bundle/lib/libcudart.so"
+cp "$samples_out/samples.txt" "$bundle/bin/"
+while read -r s; do cp "$samples_out/$s" "$bundle/bin/"; done <"$samples_out/samples.txt"
+cp "$samples_out"/*.so "$bundle/bin/"
+cp scripts/gpu-run.sh "$bundle/gpu-run.sh"
+chmod +x "$bundle/gpu-run.sh"
+
+commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+changed=$(GIT_OPTIONAL_LOCKS=0 git status --porcelain 2>/dev/null | wc -l)
+{
+  echo "commit: $commit"
+  echo "uncommitted changes: $changed paths"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "nvcc: $(nvcc --version | tail -1)"
+  echo "rustc: $(rustc --version 2>/dev/null || echo unknown)"
+  echo "libcudart.so.13 sha256: $(sha256sum <"$bundle/lib/libcudart.so.13" | cut -c1-16)"
+  echo "samples: $(wc -l <"$samples_out/samples.txt") built, all built: $samples_ok"
+} >"$bundle/BUILD-INFO"
+
+bytes=$(du -sb "$bundle" | cut -f1)
+echo "gpu-prepare: $bundle: $(find "$bundle" -type f | wc -l) files, $((bytes / 1024)) KiB" \
+  "(library $(( $(stat -c %s "$bundle/lib/libcudart.so.13") / 1024 )) KiB)" >&2
+if (( bytes > limit_mib * 1024 * 1024 )); then
+  echo "gpu-prepare: bundle over ${limit_mib} MiB; the device tool carries 64 MiB at most" >&2
+  exit 1
+fi
+cat >&2 <<MSG
+gpu-prepare: ready. Device tool: carry ["$bundle"], timeout_s 600, command:
+  bash $bundle/gpu-run.sh $bundle "\$OUT"
+MSG
+[[ $samples_ok == yes ]]
