@@ -109,3 +109,175 @@ pub fn command_with(exe: &Path, rt: Runtime, extra_dirs: &[&Path]) -> Command {
     cmd.env("LD_LIBRARY_PATH", joined);
     cmd
 }
+
+// ---------------------------------------------------------------------------
+// C/CUDA test programs and the test-double driver (abi-tests/c,
+// abi-tests/driver-double). Used by tests/nodriver.rs and tests/double.rs.
+
+/// The folder of the C/CUDA test programs (`abi-tests/c`).
+pub fn c_dir() -> PathBuf {
+    repo_root().join("abi-tests/c")
+}
+
+/// The folder of the test-double driver's sources (`abi-tests/driver-double`).
+pub fn driver_double_src_dir() -> PathBuf {
+    repo_root().join("abi-tests/driver-double")
+}
+
+/// The C compiler for the test double: `$CC`, else `cc`.
+fn c_compiler() -> std::ffi::OsString {
+    std::env::var_os("CC").unwrap_or_else(|| "cc".into())
+}
+
+/// Builds the TEST DOUBLE `libcuda.so.1` (abi-tests/driver-double/cuda_double.c,
+/// host memory for "device" memory, kernels recorded and never run) into
+/// `dir`, plus a `libcuda.so` link so programs can link it with `-lcuda`.
+/// Returns `dir`, the folder to put first on `LD_LIBRARY_PATH`.
+pub fn build_driver_double(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("create driver-double folder");
+    let lib = dir.join("libcuda.so.1");
+    run_ok(
+        Command::new(c_compiler())
+            .args([
+                "-std=gnu11",
+                "-O1",
+                "-g",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-fPIC",
+                "-shared",
+            ])
+            .args(["-fvisibility=hidden", "-Wl,-soname,libcuda.so.1", "-o"])
+            .arg(&lib)
+            .arg(driver_double_src_dir().join("cuda_double.c"))
+            .arg("-lpthread"),
+    );
+    let link = dir.join("libcuda.so");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("libcuda.so.1", &link).expect("libcuda.so link");
+    dir.to_path_buf()
+}
+
+/// Builds one of the double's C tools (`abi-tests/driver-double/<name>.c`:
+/// `selftest`, `conformance`) into `dir`; returns the executable. They
+/// dlopen `libcuda.so.1` themselves, so they run against whichever driver
+/// the loader finds (the double, or a real driver).
+pub fn build_driver_double_tool(name: &str, dir: &Path) -> PathBuf {
+    let exe = dir.join(format!("double-{name}"));
+    run_ok(
+        Command::new(c_compiler())
+            .args([
+                "-std=gnu11",
+                "-O1",
+                "-g",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(driver_double_src_dir().join(format!("{name}.c")))
+            .args(["-ldl", "-lpthread"]),
+    );
+    exe
+}
+
+/// Compiles `abi-tests/c/<src>` with the toolchain's nvcc (`-cudart shared`,
+/// sm_90, `abi-tests/c` on the include path) into `out`; `extra` goes last
+/// (e.g. `--default-stream per-thread`, `-L<dir> -lcuda`, `-fatbin`).
+pub fn nvcc_program(src: &str, out: &Path, extra: &[&str]) -> PathBuf {
+    let mut cmd = Command::new(nvcc());
+    cmd.args(["-cudart", "shared", "-arch=sm_90", "-I"])
+        .arg(c_dir())
+        .arg("-o")
+        .arg(out)
+        .arg(c_dir().join(src))
+        .args(extra);
+    run_ok(&mut cmd);
+    out.to_path_buf()
+}
+
+/// Runs tasks on up to `jobs` threads at once (compiles: the machines are
+/// small) and returns their results in order. A panicking task panics here.
+pub fn parallel<T: Send>(jobs: usize, tasks: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
+    let jobs = jobs.max(1);
+    let mut results: Vec<Option<T>> = (0..tasks.len()).map(|_| None).collect();
+    let mut queue: Vec<(usize, Box<dyn FnOnce() -> T + Send + '_>)> =
+        tasks.into_iter().enumerate().collect();
+    queue.reverse();
+    while !queue.is_empty() {
+        let batch: Vec<_> = (0..jobs).filter_map(|_| queue.pop()).collect();
+        std::thread::scope(|s| {
+            let handles: Vec<_> = batch.into_iter().map(|(i, t)| (i, s.spawn(t))).collect();
+            for (i, h) in handles {
+                match h.join() {
+                    Ok(v) => results[i] = Some(v),
+                    Err(e) => std::panic::resume_unwind(e),
+                }
+            }
+        });
+    }
+    results.into_iter().map(|r| r.expect("task ran")).collect()
+}
+
+/// Panics when the dynamic loader could find a `libcuda.so.1` outside
+/// `LD_LIBRARY_PATH` (the no-driver tests need a machine without a driver).
+pub fn assert_no_driver_installed() {
+    for ldconfig in ["/sbin/ldconfig", "/usr/sbin/ldconfig"] {
+        if let Ok(out) = Command::new(ldconfig).arg("-p").output() {
+            let text = String::from_utf8_lossy(&out.stdout);
+            if let Some(line) = text.lines().find(|l| l.contains("libcuda.so.1")) {
+                panic!(
+                    "a CUDA driver is installed ({}): the no-driver tests need a machine without libcuda.so.1",
+                    line.trim()
+                );
+            }
+            break;
+        }
+    }
+    for dir in [
+        "/lib",
+        "/lib64",
+        "/usr/lib",
+        "/usr/lib64",
+        "/lib/x86_64-linux-gnu",
+        "/usr/lib/x86_64-linux-gnu",
+    ] {
+        let p = Path::new(dir).join("libcuda.so.1");
+        assert!(
+            !p.exists(),
+            "a CUDA driver is installed ({}): the no-driver tests need a machine without libcuda.so.1",
+            p.display()
+        );
+    }
+}
+
+/// Like [`command_with`], with the environment cleaned for these tests: no
+/// `LD_PRELOAD`, none of the test double's `CUDA_DOUBLE_*` settings.
+pub fn clean_command(exe: &Path, rt: Runtime, extra_dirs: &[&Path]) -> Command {
+    let mut cmd = command_with(exe, rt, extra_dirs);
+    cmd.env_remove("LD_PRELOAD");
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("CUDA_DOUBLE_") {
+            cmd.env_remove(&key);
+        }
+    }
+    cmd
+}
+
+/// Runs a command and returns its output, whatever its exit status.
+pub fn run_capture(cmd: &mut Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+}
+
+/// "exit N" or "signal N": how a program ended, for comparisons.
+pub fn describe_status(status: &std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => format!("exit {c}"),
+        (None, Some(s)) => format!("signal {s}"),
+        _ => format!("{status}"),
+    }
+}

@@ -188,7 +188,7 @@ pub fn reset_device() -> Result<(), cudaError_t> {
     let mut cur: CUcontext = std::ptr::null_mut();
     let _ = drv.cuCtxGetCurrent(&mut cur);
     if cur == ctx {
-        let _ = drv.cuCtxSynchronize();
+        let _ = drv.cuCtxSynchronize(std::ptr::null_mut());
     }
     crate::registry::before_context_reset(ctx);
     slot.released.store(ctx, Ordering::Relaxed);
@@ -242,5 +242,5 @@ pub fn get_device_flags() -> Result<c_uint, cudaError_t> {
 
 /// `cudaDeviceSynchronize`.
 pub fn synchronize() -> Result<(), cudaError_t> {
-    driver::get()?.cuCtxSynchronize().ok()
+    driver::get()?.cuCtxSynchronize(std::ptr::null_mut()).ok()
 }

@@ -13,16 +13,11 @@ use std::ffi::{c_char, c_int};
 /// The runtime version this library implements (13.0).
 pub const RUNTIME_VERSION: c_int = 13000;
 
-/// `cudaGetDeviceCount`: 0 devices is `cudaErrorNoDevice`, as NVIDIA's.
+/// `cudaGetDeviceCount`: on failure the count is left untouched, as
+/// NVIDIA's runtime leaves it.
 pub fn count(out: Out<c_int>) -> Result<(), cudaError_t> {
     out.check()?;
-    match context::device_count() {
-        Ok(n) => out.write(n),
-        Err(e) => {
-            out.write(0)?;
-            Err(e)
-        }
-    }
+    out.write(context::device_count()?)
 }
 
 /// `cudaRuntimeGetVersion`: never needs the driver.

@@ -162,8 +162,10 @@ driver_api! {
     cuDevicePrimaryCtxReset(dev: CUdevice);
     cuCtxGetCurrent(ctx: *mut CUcontext);
     cuCtxSetCurrent(ctx: CUcontext);
-    cuCtxGetDevice(dev: *mut CUdevice);
-    cuCtxSynchronize();
+    // cuGetProcAddress for CUDA 13.0 hands out the `_v2` forms of these,
+    // which take the context (NULL: the current one) as an extra argument.
+    cuCtxGetDevice(dev: *mut CUdevice, ctx: CUcontext);
+    cuCtxSynchronize(ctx: CUcontext);
     cuCtxGetFlags(flags: *mut c_uint);
     cuCtxSetLimit(limit: c_int, value: usize);
     cuCtxGetLimit(value: *mut usize, limit: c_int);
@@ -216,7 +218,7 @@ driver_api! {
     cuStreamWaitEvent(stream: CUstream, event: CUevent, flags: c_uint);
     cuStreamGetFlags(stream: CUstream, flags: *mut c_uint);
     cuStreamGetPriority(stream: CUstream, priority: *mut c_int);
-    cuStreamGetCtx(stream: CUstream, ctx: *mut CUcontext);
+    cuStreamGetCtx(stream: CUstream, ctx: *mut CUcontext, green: *mut c_void);
     cuStreamGetDevice(stream: CUstream, dev: *mut CUdevice);
     cuStreamAddCallback(stream: CUstream, cb: Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>, data: *mut c_void, flags: c_uint);
     cuLaunchHostFunc(stream: CUstream, f: Option<unsafe extern "C" fn(*mut c_void)>, data: *mut c_void);

@@ -2,10 +2,11 @@
 //!
 //! Every failing call records its error as the calling thread's last error;
 //! `cudaGetLastError` returns it and resets it, `cudaPeekAtLastError` only
-//! returns it. A sticky error (the driver could not be loaded, or a device
-//! fault corrupted the context) outlives the reset: both calls keep
+//! returns it. A sticky error (the driver could not be loaded or
+//! initialized) outlives the reset: both calls keep
 //! reporting it, as NVIDIA's runtime does, until the state that caused it
-//! is gone (a process without a driver never recovers).
+//! is gone (a process without a driver never recovers). Only failures to
+//! initialize are sticky here; device faults stay with the driver context.
 
 use crate::abi::cudaError_t;
 use std::cell::Cell;
@@ -19,22 +20,17 @@ thread_local! {
 /// The process-wide sticky error (0 = none).
 static STICKY: AtomicI32 = AtomicI32::new(0);
 
-/// Records a failing call's error as the thread's last error. Errors that
-/// mean the context is corrupted (a device-side fault) become sticky.
+/// Records a failing call's error as the thread's last error.
+/// `cudaErrorNotReady` is a status, not an error: NVIDIA's runtime does not
+/// record it (measured: `cudaStreamQuery` returning it leaves
+/// `cudaGetLastError` at `cudaSuccess`). A device fault is returned once by
+/// `cudaGetLastError`; the context stays unusable because the driver keeps
+/// failing its calls, not because the runtime repeats the error.
 #[inline]
 pub fn set_last(e: cudaError_t) {
-    if is_device_fault(e) {
-        STICKY.store(e.0, Ordering::Relaxed);
+    if e != cudaError_t::cudaErrorNotReady {
+        LAST.with(|l| l.set(e));
     }
-    LAST.with(|l| l.set(e));
-}
-
-/// Device-side faults after which the context cannot be used again until
-/// `cudaDeviceReset`: illegal address, assert, hardware stack error,
-/// illegal instruction, misaligned address, invalid address space, invalid
-/// PC, launch failure, cooperative launch too large is not one of them.
-fn is_device_fault(e: cudaError_t) -> bool {
-    matches!(e.0, 700 | 710 | 714 | 715 | 716 | 717 | 718 | 719)
 }
 
 /// Makes `e` sticky for the whole process (and the thread's last error).
