@@ -1,5 +1,8 @@
 // invalid_config: launches the runtime must refuse, each reported by
-// cudaGetLastError and NOT sticky (the next valid launch works):
+// cudaGetLastError and NOT sticky. Which code each gets is NVIDIA's call
+// (measured on the H200 with 13.0.96: 2048 threads per block is
+// cudaErrorInvalidValue, the driver's answer), so the names are printed and
+// the stdout comparison with NVIDIA's runtime checks them (the next valid launch works):
 // 2048 threads per block, grid dimension 0, block z above 64, grid y above
 // 65535, dynamic shared memory above the per-block limit. The error names
 // are printed; stdout is compared with NVIDIA's runtime.
@@ -47,10 +50,10 @@ int main() {
   valid_launch("nothing");
 
   write_idx<<<1, 2048>>>(g_d, N);
-  refused("2048 threads per block", cudaErrorInvalidConfiguration);
+  refused("2048 threads per block", -1);
 
   write_idx<<<0, 128>>>(g_d, N);
-  refused("grid dimension 0", cudaErrorInvalidConfiguration);
+  refused("grid dimension 0", -1);
 
   write_idx<<<1, dim3(1, 1, 65)>>>(g_d, N);
   refused("block z = 65", -1);
@@ -69,9 +72,8 @@ int main() {
   // cudaPeekAtLastError does not clear; cudaGetLastError does.
   write_idx<<<1, 4096>>>(g_d, N);
   cudaError_t p1 = cudaPeekAtLastError(), p2 = cudaPeekAtLastError();
-  EXPECT(p1 == cudaErrorInvalidConfiguration && p2 == p1, "peek: %s %s", err_name(p1),
-         err_name(p2));
-  CK_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  EXPECT(p1 != cudaSuccess && p2 == p1, "peek: %s %s", err_name(p1), err_name(p2));
+  CK_EQ(cudaGetLastError(), p1);
   CK(cudaPeekAtLastError());
   printf("peek keeps, get clears: ok\n");
   valid_launch("peek");
