@@ -61,7 +61,11 @@ pub fn members(data: &[u8]) -> Result<Vec<Member<'_>>> {
         let size = decimal(field(h, 48, 10)).ok_or_else(|| bad(off, "bad size"))?;
         let body = bytes(data, off + HEADER, size, "archive member")?;
         let raw_name = field(h, 0, 16);
-        let (name, content) = if raw_name == b"/" || raw_name == b"/SYM64/" || raw_name == b"__.SYMDEF" || raw_name == b"__.SYMDEF SORTED" {
+        let (name, content) = if raw_name == b"/"
+            || raw_name == b"/SYM64/"
+            || raw_name == b"__.SYMDEF"
+            || raw_name == b"__.SYMDEF SORTED"
+        {
             (None, body)
         } else if raw_name == b"//" {
             long_names = body;
@@ -81,10 +85,7 @@ pub fn members(data: &[u8]) -> Result<Vec<Member<'_>>> {
             let tail = long_names
                 .get(at as usize..)
                 .ok_or_else(|| bad(off, "long-name offset past the table"))?;
-            let end = tail
-                .iter()
-                .position(|&c| c == b'\n')
-                .unwrap_or(tail.len());
+            let end = tail.iter().position(|&c| c == b'\n').unwrap_or(tail.len());
             let nm = &tail[..end];
             (Some(nm.strip_suffix(b"/").unwrap_or(nm)), body)
         } else {
@@ -99,4 +100,49 @@ pub fn members(data: &[u8]) -> Result<Vec<Member<'_>>> {
         off += HEADER + size + (size & 1);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(name: &str, size: usize) -> Vec<u8> {
+        let mut h = format!("{name:<16}{:<12}{:<6}{:<6}{:<8}{size:<10}", 0, 0, 0, 644).into_bytes();
+        h.extend_from_slice(b"`\n");
+        assert_eq!(h.len(), 60);
+        h
+    }
+
+    #[test]
+    fn gnu_and_bsd_names() {
+        let mut a = MAGIC.to_vec();
+        a.extend(header("/", 4));
+        a.extend_from_slice(&[0; 4]);
+        let long = b"a_very_long_member_name.o/\n";
+        a.extend(header("//", long.len()));
+        a.extend_from_slice(long);
+        a.push(b'\n'); // pad to even
+        a.extend(header("short.o/", 3));
+        a.extend_from_slice(b"abc");
+        a.push(b'\n');
+        a.extend(header("/0", 2));
+        a.extend_from_slice(b"xy");
+        a.extend(header("#1/6", 8));
+        a.extend_from_slice(b"bsd.o\0zz");
+        let m = members(&a).unwrap();
+        let names: Vec<&[u8]> = m.iter().map(|m| m.name).collect();
+        assert_eq!(
+            names,
+            [&b"short.o"[..], b"a_very_long_member_name.o", b"bsd.o"]
+        );
+        assert_eq!(m[0].data, b"abc");
+        assert_eq!(m[2].data, b"zz");
+        // Truncated and malformed archives.
+        for len in MAGIC.len()..a.len() {
+            let _ = members(&a[..len]);
+        }
+        let mut bad = a.clone();
+        bad[MAGIC.len() + 48] = b'x';
+        assert!(members(&bad).is_err());
+    }
 }

@@ -183,7 +183,12 @@ impl<'a> Entry<'a> {
     /// the next one.
     fn parse_at(data: &'a [u8], off: usize, end: usize) -> Result<(Entry<'a>, usize)> {
         let area = data.get(..end).unwrap_or(data);
-        let fixed = bytes(area, off as u64, MIN_ENTRY_HEADER_SIZE as u64, "fatbin entry header")?;
+        let fixed = bytes(
+            area,
+            off as u64,
+            MIN_ENTRY_HEADER_SIZE as u64,
+            "fatbin entry header",
+        )?;
         let raw_kind = u16_at(fixed, 0);
         let format = u16_at(fixed, 2);
         let header_size = u32_at(fixed, 4);
@@ -219,8 +224,13 @@ impl<'a> Entry<'a> {
         // Options: a {u32 offset, u32 length} descriptor inside the header,
         // pointing at bytes inside the header.
         let options = if options_desc != 0 {
-            let d = bytes(header, options_desc as u64, 8, "fatbin entry options descriptor")
-                .map_err(|_| bad("options descriptor outside the header"))?;
+            let d = bytes(
+                header,
+                options_desc as u64,
+                8,
+                "fatbin entry options descriptor",
+            )
+            .map_err(|_| bad("options descriptor outside the header"))?;
             let (o, l) = (u32_at(d, 0), u32_at(d, 4));
             bytes(header, o as u64, l as u64, "fatbin entry options")
                 .map_err(|_| bad("options outside the header"))?
@@ -228,8 +238,13 @@ impl<'a> Entry<'a> {
             &[][..]
         };
         let name = if name_off != 0 {
-            bytes(header, name_off as u64, name_len as u64, "fatbin entry name")
-                .map_err(|_| bad("object name outside the header"))?
+            bytes(
+                header,
+                name_off as u64,
+                name_len as u64,
+                "fatbin entry name",
+            )
+            .map_err(|_| bad("object name outside the header"))?
         } else {
             &[][..]
         };
@@ -275,7 +290,12 @@ pub struct Container<'a> {
 impl<'a> Container<'a> {
     /// Parse the container header at `off` of `data` and bound its extent.
     pub fn parse_at(data: &'a [u8], off: usize) -> Result<Container<'a>> {
-        let h = bytes(data, off as u64, CONTAINER_HEADER_SIZE as u64, "fatbin container header")?;
+        let h = bytes(
+            data,
+            off as u64,
+            CONTAINER_HEADER_SIZE as u64,
+            "fatbin container header",
+        )?;
         let magic = u32_at(h, 0);
         if magic != CONTAINER_MAGIC {
             return Err(Error::BadMagic {
@@ -300,11 +320,13 @@ impl<'a> Container<'a> {
                 reason: "header size below 16",
             });
         }
-        let total = (header_size as u64).checked_add(size).ok_or(Error::TooLarge {
-            what: "fatbin container",
-            size,
-            limit: u64::MAX,
-        })?;
+        let total = (header_size as u64)
+            .checked_add(size)
+            .ok_or(Error::TooLarge {
+                what: "fatbin container",
+                size,
+                limit: u64::MAX,
+            })?;
         let bytes = bytes(data, off as u64, total, "fatbin container")?;
         Ok(Container {
             version,

@@ -55,7 +55,7 @@ pub fn zstd(input: &[u8], declared: u64, limit: u64) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(declared.min(ZSTD_INITIAL_RESERVE) as usize);
     // Read at most one byte more than declared, so an oversized stream is
     // detected without producing it.
-    dec.take(declared + 1)
+    dec.take(declared.saturating_add(1))
         .read_to_end(&mut out)
         .map_err(|e| err(e.to_string()))?;
     if out.len() as u64 != declared {

@@ -31,7 +31,7 @@ impl<'a> ElfFile<'a> {
     }
 
     pub fn parse(data: &'a [u8]) -> Result<ElfFile<'a>> {
-        let header = Header::parse(data)?;
+        let header = goblin::elf::Elf::parse_header(data)?;
         let class = header.container()?;
         let endian = header.endianness()?;
         let ctx = Ctx::new(class, endian);

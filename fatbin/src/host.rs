@@ -182,8 +182,14 @@ impl<'a> HostFile<'a> {
         let seg_bytes = elf.section_data(seg)?;
         let is_rel = elf.header.e_type == ET_REL;
         let seg_addr = if is_rel { 0 } else { seg.sh_addr };
-        let relocs = self.segment_relocs(elf, seg_idx, seg_addr, seg_bytes.len() as u64)?;
-        let lookup = |field_off: u64| relocs.iter().find(|r| r.0 == field_off).map(|r| r.1);
+        let mut relocs = self.segment_relocs(elf, seg_idx, seg_addr, seg_bytes.len() as u64)?;
+        relocs.sort_by_key(|r| r.0);
+        let lookup = |field_off: u64| {
+            relocs
+                .binary_search_by_key(&field_off, |r| r.0)
+                .ok()
+                .map(|i| relocs[i].1)
+        };
         let mut out = Vec::new();
         let mut off = 0usize;
         while off + WRAPPER_SIZE <= seg_bytes.len() {

@@ -23,10 +23,10 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod container;
 pub mod cubin;
 pub mod decompress;
-pub mod archive;
 mod elf;
 mod error;
 pub mod host;

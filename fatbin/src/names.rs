@@ -21,7 +21,7 @@
 use std::borrow::Cow;
 
 use crate::container::{Entry, EntryKind};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::host::{FileKind, HostFile};
 
 /// The stem cuobjdump uses: the base name without its last extension
@@ -219,3 +219,32 @@ pub fn is_empty(lines: &[ListLine<'_>]) -> bool {
     !lines.iter().any(|l| matches!(l, ListLine::Item(_)))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems() {
+        assert_eq!(stem("a_default"), "a_default");
+        assert_eq!(stem("/x/y/foo.bar.baz.fatbin"), "foo.bar.baz");
+        assert_eq!(stem("libak.so.1.2"), "libak.so.1");
+        assert_eq!(stem(".hidden"), "");
+        assert_eq!(stem("a.cu "), "a");
+    }
+
+    #[test]
+    fn line_format() {
+        let item = ListItem {
+            kind: EntryKind::Cubin,
+            index: 12,
+            name: "x.12.sm_90a.cubin".into(),
+            source: ItemSource::Cubin(&[]),
+        };
+        assert_eq!(item.line(), "ELF file   12: x.12.sm_90a.cubin");
+        let m = ListLine::Member {
+            path: "/t/lib.a".into(),
+            member: "a.o".into(),
+        };
+        assert_eq!(m.text(), "\nmember /t/lib.a:a.o:");
+    }
+}

@@ -162,3 +162,119 @@ pub unsafe fn wrapper_from_ptr(ptr: *const u8) -> Result<Wrapper<'static>> {
         prelinked,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A container with one 8-byte cubin entry, in a u64 buffer (8-aligned
+    /// like the real ones).
+    fn container(tag: u8) -> Vec<u64> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&CONTAINER_MAGIC.to_le_bytes());
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&16u16.to_le_bytes());
+        b.extend_from_slice(&0x48u64.to_le_bytes());
+        let mut e = [0u8; 0x40];
+        e[0] = 2;
+        e[4] = 0x40;
+        e[8] = 8;
+        e[0x1c] = 90;
+        b.extend_from_slice(&e);
+        b.extend_from_slice(&[tag; 8]);
+        b.chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    fn wrapper(version: u32, data: *const u64, array: *const u64) -> [u64; 3] {
+        [
+            WRAPPER_MAGIC as u64 | (version as u64) << 32,
+            data as u64,
+            array as u64,
+        ]
+    }
+
+    #[test]
+    fn container_from_ptr_takes_exactly_one_container() {
+        // Two containers back to back: only the first is returned.
+        let mut two = container(1);
+        two.extend(container(2));
+        let s = unsafe { container_slice_from_ptr(two.as_ptr() as *const u8) }.unwrap();
+        assert_eq!(s.len(), 16 + 0x48);
+        let fb = Fatbin::parse(s).unwrap();
+        assert_eq!(fb.entries().next().unwrap().unwrap().payload, &[1; 8]);
+    }
+
+    #[test]
+    fn null_and_bad_magic() {
+        assert_eq!(
+            unsafe { container_slice_from_ptr(std::ptr::null()) },
+            Err(Error::NullPointer)
+        );
+        assert!(unsafe { wrapper_from_ptr(std::ptr::null()) }.is_err());
+        let junk = [0u64; 4];
+        assert!(matches!(
+            unsafe { container_slice_from_ptr(junk.as_ptr() as *const u8) },
+            Err(Error::BadMagic { .. })
+        ));
+        assert!(matches!(
+            unsafe { wrapper_from_ptr(junk.as_ptr() as *const u8) },
+            Err(Error::BadMagic { .. })
+        ));
+        // A header that declares more than the sanity limit.
+        let mut huge = container(0);
+        huge[1] = u64::MAX;
+        assert!(matches!(
+            unsafe { container_slice_from_ptr(huge.as_ptr() as *const u8) },
+            Err(Error::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn wrapper_v1() {
+        let c = container(7);
+        let w = wrapper(1, c.as_ptr(), std::ptr::null());
+        let w = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        assert_eq!(w.header.version, 1);
+        assert!(w.prelinked.is_empty());
+        assert_eq!(w.fatbin.as_bytes().len(), 16 + 0x48);
+    }
+
+    #[test]
+    fn wrapper_v2_prelinked_containers_and_wrappers() {
+        let linked = container(1);
+        let obj_a = container(2);
+        let obj_b = container(3);
+        let wb = wrapper(1, obj_b.as_ptr(), std::ptr::null());
+        // As link.stub fills it: container pointers, NULL-terminated; an
+        // element pointing to a wrapper is followed too.
+        let array = [obj_a.as_ptr() as u64, wb.as_ptr() as u64, 0];
+        let w = wrapper(2, linked.as_ptr(), array.as_ptr());
+        let w = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        assert_eq!(w.header.version, 2);
+        let tags: Vec<u8> = w
+            .prelinked
+            .iter()
+            .map(|f| f.entries().next().unwrap().unwrap().payload[0])
+            .collect();
+        assert_eq!(tags, [2, 3]);
+        // An empty array (non-rdc nvlink wrapper before registration).
+        let empty = [0u64];
+        let w = wrapper(2, linked.as_ptr(), empty.as_ptr());
+        let w = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        assert!(w.prelinked.is_empty());
+    }
+
+    #[test]
+    fn wrapper_v2_self_referencing_array_terminates() {
+        // An array element pointing back at the wrapper itself: followed
+        // once to its container, no recursion.
+        let linked = container(1);
+        let mut w = wrapper(2, linked.as_ptr(), std::ptr::null());
+        let array = [w.as_ptr() as u64, w.as_ptr() as u64, 0];
+        w[2] = array.as_ptr() as u64;
+        let r = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        assert_eq!(r.prelinked.len(), 2);
+    }
+}

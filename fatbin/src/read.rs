@@ -5,7 +5,12 @@ use crate::error::{Error, Result};
 
 /// `len` bytes at `off` of `data`, or a [`Error::Truncated`] naming `what`.
 #[inline]
-pub(crate) fn bytes<'a>(data: &'a [u8], off: u64, len: u64, what: &'static str) -> Result<&'a [u8]> {
+pub(crate) fn bytes<'a>(
+    data: &'a [u8],
+    off: u64,
+    len: u64,
+    what: &'static str,
+) -> Result<&'a [u8]> {
     let avail = (data.len() as u64).saturating_sub(off);
     if off > data.len() as u64 || len > avail {
         return Err(Error::Truncated {

@@ -77,3 +77,20 @@ pub struct Wrapper<'a> {
     /// order. Empty for version 1 and for a NULL or empty array.
     pub prelinked: Vec<Fatbin<'a>>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse() {
+        let mut b = vec![0xb1, 0x43, 0x62, 0x46, 2, 0, 0, 0];
+        b.extend_from_slice(&0x8e9d0u64.to_le_bytes());
+        b.extend_from_slice(&0xae590u64.to_le_bytes());
+        let w = WrapperHeader::parse(&b).unwrap();
+        assert_eq!((w.version, w.data), (2, 0x8e9d0));
+        assert_eq!(w.prelinked_array(), Some(0xae590));
+        b[4] = 1;
+        assert_eq!(WrapperHeader::parse(&b).unwrap().prelinked_array(), None);
+    }
+}
