@@ -193,7 +193,9 @@ pub fn reset_device() -> Result<(), cudaError_t> {
     crate::registry::before_context_reset(ctx);
     slot.released.store(ctx, Ordering::Relaxed);
     ANY_RESET.store(true, Ordering::Relaxed);
-    drv.cuDevicePrimaryCtxRelease(dev).ok()?;
+    // After a device fault the release reports the fault too; the reset
+    // must happen regardless, so the release's status is not an answer.
+    let _ = drv.cuDevicePrimaryCtxRelease(dev);
     let r = drv.cuDevicePrimaryCtxReset(dev);
     if cur == ctx {
         let _ = drv.cuCtxSetCurrent(std::ptr::null_mut());

@@ -66,6 +66,8 @@ pub struct Var {
     fatbin: Arc<Fatbin>,
     name: usize,
     pub size: usize,
+    /// `__managed__`: its address comes from `cuLibraryGetManaged`.
+    managed: bool,
 }
 
 #[derive(Default)]
@@ -270,6 +272,7 @@ pub fn register_var(
             fatbin,
             name: name as usize,
             size,
+            managed: managed_slot.is_some(),
         }),
     );
     Ok(())
@@ -287,6 +290,13 @@ pub fn init_module(handle: *mut *mut c_void) -> Result<c_char, cudaError_t> {
         drv.cuLibraryGetManaged(&mut dptr, &mut size, lib, name_of(name).as_ptr())
             .ok()?;
         Out(slot as *mut *mut c_void).write(dptr as *mut c_void)?;
+        // Host code names a managed variable by its managed address (the
+        // slot is dereferenced), so the symbol calls look it up by that too.
+        let mut reg = REGISTRY.write();
+        if let Some(var) = reg.vars.get(&slot).cloned() {
+            reg.vars.insert(dptr as usize, var);
+        }
+        drop(reg);
         log::info!(
             target: "cudart::lifecycle",
             "module: managed variable {} of fatbin #{} at {dptr:#x}",
@@ -376,16 +386,21 @@ pub fn symbol(host: *const c_void) -> Result<(CUdeviceptr, usize), cudaError_t> 
     let lib = var.fatbin.library()?;
     let mut dptr: CUdeviceptr = 0;
     let mut size = 0usize;
-    driver::get()?
-        .cuLibraryGetGlobal(&mut dptr, &mut size, lib, name_of(var.name).as_ptr())
-        .ok()
-        .map_err(|e| {
-            if e.0 == 500 {
-                cudaError_t::cudaErrorInvalidSymbol
-            } else {
-                e
-            }
-        })?;
+    let drv = driver::get()?;
+    let name = name_of(var.name).as_ptr();
+    if var.managed {
+        drv.cuLibraryGetManaged(&mut dptr, &mut size, lib, name)
+    } else {
+        drv.cuLibraryGetGlobal(&mut dptr, &mut size, lib, name)
+    }
+    .ok()
+    .map_err(|e| {
+        if e.0 == 500 {
+            cudaError_t::cudaErrorInvalidSymbol
+        } else {
+            e
+        }
+    })?;
     Ok((dptr, size))
 }
 
