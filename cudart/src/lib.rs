@@ -6,10 +6,13 @@
 //! C types; [`error`] the last and sticky errors; [`driver`] the driver's
 //! entry points; [`context`] lazy initialization and primary contexts;
 //! [`registry`] registered fatbins, kernels and variables with lazy
-//! loading; [`launch`], [`memory`], [`stream`], [`event`], [`device`] one
-//! API family each; [`trace`] the lifecycle trace.
+//! loading; [`launch`], [`memory`], [`stream`], [`event`], [`device`],
+//! [`graph`], [`array`], [`texture`], [`mempool`], [`ipc`], [`peer`],
+//! [`library`], [`occupancy`], [`external`], [`profiler`] one API family
+//! each; [`trace`] the lifecycle trace.
 
 pub mod abi;
+pub mod array;
 pub mod boundary;
 pub mod context;
 pub mod device;
@@ -17,10 +20,19 @@ pub mod driver;
 pub mod entry;
 pub mod error;
 pub mod event;
+pub mod external;
+pub mod graph;
+pub mod ipc;
 pub mod launch;
+pub mod library;
 pub mod memory;
+pub mod mempool;
+pub mod occupancy;
+pub mod peer;
+pub mod profiler;
 pub mod registry;
 pub mod stream;
+pub mod texture;
 pub mod trace;
 
 /// Runs when the library is loaded (before the program's own constructors

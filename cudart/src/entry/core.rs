@@ -1,17 +1,5 @@
-//! The one table of entry points.
-//!
-//! Each line declares one export of `libcudart.so.13`: what it needs before
-//! it runs (`Nothing`, `Driver`, `Context`, or `LastError` for the two calls
-//! that read the last error without recording one), its C signature, and the
-//! room function it calls. The macro turns each line into a `#[no_mangle]`
-//! `extern "C"` function that goes through [`crate::boundary::call`], and
-//! into the [`EXPORTS`] list that the export test compares with the built
-//! library; the version map (`libcudart.map`) tags every `cuda*`/`__cuda*`
-//! name, so the table is the only list.
-//!
-//! Pointer parameters that the runtime writes or reads are declared with
-//! the checked newtypes of [`crate::boundary`] (`Out<T>`, `In<T>`,
-//! `CStrArg`), ABI-identical to the C pointers.
+//! The core entry points: registration, launches, errors, devices, the
+//! basic memory, stream and event calls (the runtime core).
 
 #![allow(non_snake_case, clippy::too_many_arguments)]
 
@@ -24,23 +12,7 @@ use crate::stream::{HostFn, StreamCallback};
 use crate::{context, device, error, event, launch, memory, registry, stream};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
-macro_rules! entry_points {
-    ($( $needs:ident fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) -> $ret:ty => $body:expr ; )*) => {
-        $(
-            #[no_mangle]
-            #[allow(unused_variables)]
-            pub extern "C" fn $name($($arg: $ty),*) -> $ret {
-                call::<$ret>(stringify!($name), Needs::$needs, || $body)
-            }
-        )*
-
-        /// Every function this library exports, in table order.
-        pub const EXPORTS: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-const PT: bool = true;
-const LEGACY: bool = false;
+use super::{LEGACY, PT};
 
 entry_points! {
     // Registration (nvcc's constructors): never touches the driver.

@@ -81,22 +81,28 @@ pub const CUDA_VERSION: c_int = 13000;
 const CU_GET_PROC_ADDRESS_DEFAULT: u64 = 0;
 const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
 
-type GetProcAddress =
+pub type GetProcAddress =
     unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
 
-/// Declares the driver entry points the runtime uses: one table field per
-/// function (resolved by base name) and a safe method of the same name that
-/// calls it, answering `CUDA_ERROR_NOT_FOUND` when this driver lacks it.
+/// Declares a table of driver entry points: one field per function
+/// (resolved by base name with `cuGetProcAddress_v2` for CUDA 13.0) and a
+/// safe method of the same name that calls it, answering
+/// `CUDA_ERROR_NOT_FOUND` when this driver lacks it. The core table is
+/// [`Driver`]; each API family declares its own table in `driver/<family>.rs`
+/// and gets it with [`family`], resolved on first use.
 macro_rules! driver_api {
-    ($( $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )*) => {
-        /// The resolved driver entry points.
-        pub struct Driver {
+    ($(#[$m:meta])* pub struct $table:ident { $( $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
+        $(#[$m])*
+        pub struct $table {
             $( $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
         }
 
-        impl Driver {
-            fn resolve(get: GetProcAddress, flags: u64) -> Driver {
-                Driver {
+        impl $crate::driver::Table for $table {
+            #[allow(unused_variables)]
+            fn resolve(get: $crate::driver::GetProcAddress, flags: u64) -> $table {
+                use $crate::driver::{CUresult, CUDA_VERSION};
+                use std::ffi::{c_int, c_void};
+                $table {
                     $( $name: {
                         let name = concat!(stringify!($name), "\0");
                         let mut pfn: *mut c_void = std::ptr::null_mut();
@@ -120,6 +126,14 @@ macro_rules! driver_api {
                 }
             }
 
+            fn cells() -> &'static [once_cell::sync::OnceCell<Self>; 2] {
+                static CELLS: [once_cell::sync::OnceCell<$table>; 2] =
+                    [once_cell::sync::OnceCell::new(), once_cell::sync::OnceCell::new()];
+                &CELLS
+            }
+        }
+
+        impl $table {
             $(
                 #[inline(always)]
                 // Raw pointers go to the driver, which owns their contract
@@ -134,7 +148,7 @@ macro_rules! driver_api {
                         // runtime API hands them to the driver; the driver
                         // validates handles and device pointers.
                         Some(f) => unsafe { f($($arg),*) },
-                        None => CUresult::ERROR_NOT_FOUND,
+                        None => $crate::driver::CUresult::ERROR_NOT_FOUND,
                     }
                 }
             )*
@@ -142,7 +156,25 @@ macro_rules! driver_api {
     };
 }
 
+/// A table of driver entry points declared with `driver_api!`.
+pub trait Table: Sized + Send + Sync + 'static {
+    /// Resolves every entry point of the table.
+    fn resolve(get: GetProcAddress, flags: u64) -> Self;
+    /// The table's two lazily resolved instances: default and per-thread
+    /// default stream.
+    fn cells() -> &'static [OnceCell<Self>; 2];
+}
+
+// The family tables: each file declares one `driver_api!` table.
+pub mod device;
+pub mod graph;
+pub mod memory;
+pub mod stream;
+
 driver_api! {
+    /// The core entry points: devices, contexts, libraries, launches,
+    /// memory, streams and events.
+    pub struct Driver {
     cuInit(flags: c_uint);
     cuDriverGetVersion(version: *mut c_int);
     cuGetErrorName(e: CUresult, s: *mut *const c_char);
@@ -229,6 +261,7 @@ driver_api! {
     cuEventQuery(event: CUevent);
     cuEventSynchronize(event: CUevent);
     cuEventElapsedTime(ms: *mut f32, start: CUevent, end: CUevent);
+    }
 }
 
 /// Where the driver comes from: the loaded library stays open for the
@@ -237,7 +270,6 @@ struct Loaded {
     _lib: libloading::Library,
     get: GetProcAddress,
     default: Driver,
-    per_thread: OnceCell<Driver>,
 }
 
 static DRIVER: OnceCell<Result<Loaded, cudaError_t>> = OnceCell::new();
@@ -251,14 +283,26 @@ pub fn get() -> Result<&'static Driver, cudaError_t> {
     }
 }
 
-/// The per-thread-default-stream flavour of the table (for `_ptds`/`_ptsz`).
+/// The per-thread-default-stream flavour of the core table (for the
+/// `_ptds`/`_ptsz` exports).
 pub fn get_per_thread() -> Result<&'static Driver, cudaError_t> {
-    match DRIVER.get_or_init(load) {
-        Ok(l) => Ok(l
-            .per_thread
-            .get_or_init(|| Driver::resolve(l.get, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))),
-        Err(e) => Err(*e),
-    }
+    family::<Driver>(true)
+}
+
+/// A family's table (`per_thread`: the per-thread-default-stream flavour),
+/// resolved on first use once the driver is loaded.
+#[inline]
+pub fn family<T: Table>(per_thread: bool) -> Result<&'static T, cudaError_t> {
+    let l = match DRIVER.get_or_init(load) {
+        Ok(l) => l,
+        Err(e) => return Err(*e),
+    };
+    let flags = if per_thread {
+        CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+    } else {
+        CU_GET_PROC_ADDRESS_DEFAULT
+    };
+    Ok(T::cells()[per_thread as usize].get_or_init(|| T::resolve(l.get, flags)))
 }
 
 /// Whether the driver has been loaded (without loading it).
@@ -323,6 +367,5 @@ fn load() -> Result<Loaded, cudaError_t> {
         _lib: lib,
         get,
         default,
-        per_thread: OnceCell::new(),
     })
 }

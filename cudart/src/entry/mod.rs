@@ -1,0 +1,55 @@
+//! The one table of entry points, one file per API family.
+//!
+//! Each line of the table declares one export of `libcudart.so.13`: what it
+//! needs before it runs (`Nothing`, `Driver`, `Context`, or `LastError` for
+//! the two calls that read the last error without recording one), its C
+//! signature, and the room function it calls. The `entry_points!` macro
+//! turns each line into a `#[no_mangle]` `extern "C"` function that goes
+//! through [`crate::boundary::call`], and into the file's `EXPORTS` list;
+//! [`exports`] joins them, and the export test compares that with the
+//! built library. The version map (`libcudart.map`) tags every
+//! `cuda*`/`__cuda*` name, so the table is the only list.
+//!
+//! Pointer parameters that the runtime writes or reads are declared with
+//! the checked newtypes of [`crate::boundary`] (`Out<T>`, `In<T>`,
+//! `CStrArg`), ABI-identical to the C pointers.
+
+/// For `_ptds`/`_ptsz` exports: the null stream is the per-thread stream.
+pub(crate) const PT: bool = true;
+/// For the plain exports: the null stream is the legacy stream.
+pub(crate) const LEGACY: bool = false;
+
+macro_rules! entry_points {
+    ($( $needs:ident fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) -> $ret:ty => $body:expr ; )*) => {
+        $(
+            #[no_mangle]
+            #[allow(unused_variables)]
+            pub extern "C" fn $name($($arg: $ty),*) -> $ret {
+                call::<$ret>(stringify!($name), Needs::$needs, || $body)
+            }
+        )*
+
+        /// The functions this file of the table exports, in order.
+        pub const EXPORTS: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+pub mod core;
+pub mod device;
+pub mod graph;
+pub mod memory;
+pub mod stream;
+
+/// Every file of the table.
+const TABLES: &[&[&str]] = &[
+    core::EXPORTS,
+    device::EXPORTS,
+    graph::EXPORTS,
+    memory::EXPORTS,
+    stream::EXPORTS,
+];
+
+/// Every function this library exports, file by file in table order.
+pub fn exports() -> impl Iterator<Item = &'static str> {
+    TABLES.iter().flat_map(|t| t.iter().copied())
+}

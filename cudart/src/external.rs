@@ -1,0 +1,1 @@
+//! External memory and semaphores.

@@ -1,0 +1,1 @@
+//! Graphs: explicit construction, capture results, instantiation, update, upload, launch, debug output.

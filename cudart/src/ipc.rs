@@ -1,0 +1,1 @@
+//! Inter-process sharing of memory and events.

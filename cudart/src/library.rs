@@ -1,0 +1,1 @@
+//! The `cudaLibrary*` functions and driver entry points (`cudaGetDriverEntryPoint*`).

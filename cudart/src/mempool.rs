@@ -1,0 +1,1 @@
+//! Memory pools and stream-ordered allocation (`cudaMallocAsync`, `cudaFreeAsync`).

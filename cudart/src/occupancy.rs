@@ -1,0 +1,1 @@
+//! Occupancy calculators and cooperative launches.

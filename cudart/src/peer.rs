@@ -1,0 +1,1 @@
+//! Peer access between devices and peer copies.

@@ -1,0 +1,1 @@
+//! Profiler start and stop, and the graphics-interop functions.

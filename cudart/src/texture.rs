@@ -1,0 +1,1 @@
+//! Texture and surface objects, channel descriptors.
