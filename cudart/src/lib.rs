@@ -8,7 +8,7 @@
 //! [`registry`] registered fatbins, kernels and variables with lazy
 //! loading; [`launch`], [`memory`], [`stream`], [`event`], [`device`],
 //! [`graph`], [`array`], [`texture`], [`mempool`], [`ipc`], [`peer`],
-//! [`library`], [`occupancy`], [`external`], [`profiler`] one API family
+//! [`library`], [`occupancy`], [`external`], [`interop`], [`profiler`] one API family
 //! each; [`trace`] the lifecycle trace.
 
 pub mod abi;
@@ -22,6 +22,7 @@ pub mod error;
 pub mod event;
 pub mod external;
 pub mod graph;
+pub mod interop;
 pub mod ipc;
 pub mod launch;
 pub mod library;

@@ -168,6 +168,8 @@ pub trait Table: Sized + Send + Sync + 'static {
 // The family tables: each file declares one `driver_api!` table.
 pub mod device;
 pub mod graph;
+pub mod interop;
+pub mod library;
 pub mod memory;
 pub mod stream;
 

@@ -37,6 +37,8 @@ macro_rules! entry_points {
 pub mod core;
 pub mod device;
 pub mod graph;
+pub mod interop;
+pub mod library;
 pub mod memory;
 pub mod stream;
 

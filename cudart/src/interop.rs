@@ -1,0 +1,1 @@
+//! Graphics interop (OpenGL, EGL, VDPAU, `cudaGraphics*`) through the driver.
