@@ -39,6 +39,15 @@ samples=(
   streams_events device_props memory_kinds launch_api error_sticky
 )
 
+# Single-file samples built whole-program (no -rdc); all others use -rdc=true.
+whole_program=(
+  vector_add symbols managed templates_many_kernels device_reset invalid_config
+  streams_events device_props memory_kinds launch_api error_sticky
+)
+
+# Only these samples (space-separated names) when ONLY is set.
+if [[ -n "${ONLY:-}" ]]; then read -r -a samples <<<"$ONLY"; fi
+
 arch=(-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90)
 flags=(-O2 -std=c++17 -cudart shared -I"$src" "${arch[@]}")
 
@@ -89,7 +98,13 @@ build_one() {
       fi
       "$NVCC" "${flags[@]}" "$out/_obj/$n.o" -L"$libdir" -lcuda -o "$out/$n" ;;
     *)
-      "$NVCC" "${flags[@]}" "$src/$n.cu" -o "$out/$n" ;;
+      # The first samples build without -rdc; every later one is built as
+      # CMake projects build CUDA code (separable compilation, -rdc=true).
+      if [[ " ${whole_program[*]} " == *" $n "* ]]; then
+        "$NVCC" "${flags[@]}" "$src/$n.cu" -o "$out/$n"
+      else
+        "$NVCC" "${flags[@]}" -rdc=true "$src/$n.cu" -o "$out/$n"
+      fi ;;
   esac
 }
 
