@@ -7,6 +7,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release -p cudart --lib >&2
-lib="$root/target/release"
+lib="${CARGO_TARGET_DIR:-$root/target}/release"
 ln -sf libcudart.so "$lib/libcudart.so.13"
 echo "$lib"

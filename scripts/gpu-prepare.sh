@@ -25,14 +25,8 @@ limit_mib=60  # the device tool carries at most 64 MiB in all
 eval "$(scripts/setup-toolchain.sh --env)"
 
 # 1. Our library.
-if [[ -x scripts/build.sh ]]; then
-  scripts/build.sh >/dev/null
-else
-  cargo build --release -p cudart --lib
-  ln -sf libcudart.so target/release/libcudart.so.13
-fi
-lib=target/release/libcudart.so.13
-[[ -e $lib ]] || lib=target/release/libcudart.so
+libdir=$(scripts/build.sh)
+lib=$libdir/libcudart.so.13
 [[ -e $lib ]] || { echo "gpu-prepare: no libcudart built" >&2; exit 1; }
 
 # 2. The samples (a sample that does not build is reported and left out).
