@@ -47,6 +47,8 @@ const TABLES: &[&[&str]] = &[
     core::EXPORTS,
     device::EXPORTS,
     graph::EXPORTS,
+    interop::EXPORTS,
+    library::EXPORTS,
     memory::EXPORTS,
     stream::EXPORTS,
 ];
