@@ -37,6 +37,9 @@ samples=(
   dlopen_after_init per_thread_stream templates_many_kernels
   driver_context_first threads_set_device device_reset invalid_config
   streams_events device_props memory_kinds launch_api error_sticky
+  stream_capture stream_capture_modes stream_attributes stream_ipc_event
+  lib_load lib_entry_point lib_occupancy_coop lib_profiler_logs
+  dev_misc ext_memory_fd ext_semaphore ext_import_errors ext_interop_headless
 )
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.
@@ -80,9 +83,22 @@ build_one() {
     dlopen_after_init)
       "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/dlkern.cu" -o "$out/libdlkern.so" &&
       "$NVCC" "${flags[@]}" "$d/main.cu" -ldl -o "$out/$n" ;;
+    lib_load)
+      # The library's kernels as a cubin and a fatbin, embedded in the
+      # program (the bundle carries executables only) by bin2c.
+      local gen=$out/_obj/lib_load bin2c
+      bin2c=$(dirname "$NVCC")/bin2c
+      mkdir -p "$gen" &&
+      "$NVCC" -cubin -arch=sm_90 -O2 "$d/kernels.cu" -o "$gen/kernels.cubin" &&
+      "$NVCC" -fatbin "${arch[@]}" -O2 "$d/kernels.cu" -o "$gen/kernels.fatbin" &&
+      { "$bin2c" -c -n lib_load_cubin -t longlong "$gen/kernels.cubin" &&
+        "$bin2c" -c -n lib_load_fatbin -t longlong "$gen/kernels.fatbin" &&
+        echo "static const unsigned long lib_load_cubin_size = $(stat -c %s "$gen/kernels.cubin");"
+      } >"$gen/kernels_embedded.h" &&
+      "$NVCC" "${flags[@]}" -rdc=true -I"$gen" "$d/main.cu" -o "$out/$n" ;;
     per_thread_stream)
       "$NVCC" "${flags[@]}" --default-stream per-thread "$src/$n.cu" -o "$out/$n" ;;
-    driver_context_first|threads_set_device)
+    driver_context_first|threads_set_device|ext_memory_fd)
       local libdir
       libdir=$(driver_libdir)
       "$NVCC" "${flags[@]}" -c "$src/$n.cu" -o "$out/_obj/$n.o" || return 1

@@ -28,7 +28,8 @@ fn include_dir() -> std::path::PathBuf {
 fn probe_source() -> String {
     let mut s = String::from(
         "#include <cstdio>\n#include <cstddef>\n#include <cstdint>\n\
-         #include <cuda_runtime_api.h>\n#include <cuda_runtime.h>\n\n\
+         #include <cuda_runtime_api.h>\n#include <cuda_runtime.h>\n\
+         #include <cuda_gl_interop.h>\n#include <cuda_egl_interop.h>\n\n\
          #define T(name, type) std::printf(\"T\\t%s\\t%zu\\t%zu\\n\", name, sizeof(type), alignof(type));\n\
          #define F(name, type, m) std::printf(\"F\\t%s\\t%zu\\t%zu\\n\", name, offsetof(type, m), sizeof(((type *)nullptr)->m));\n\
          #define C(name, value) std::printf(\"C\\t%s\\t%lld\\n\", name, (long long)(value));\n\n\
@@ -54,14 +55,37 @@ fn probe_source() -> String {
     s
 }
 
+/// The GL and EGL types the interop headers name, for machines without
+/// GL/EGL development headers: plain integers and pointers, as the real
+/// headers define them on Linux x86-64 (only these typedefs are used).
+const INTEROP_STUBS: &[(&str, &str)] = &[
+    (
+        "GL/gl.h",
+        "typedef unsigned int GLuint;\ntypedef unsigned int GLenum;\n",
+    ),
+    ("EGL/egl.h", "typedef int EGLint;\n"),
+    (
+        "EGL/eglext.h",
+        "typedef void *EGLImageKHR;\ntypedef void *EGLStreamKHR;\ntypedef void *EGLSyncKHR;\n",
+    ),
+];
+
 /// Compiles and runs the probe; returns its `key -> numbers` lines.
 fn c_side() -> BTreeMap<String, Vec<i128>> {
     let dir = abi_tests::scratch("layout");
     let src = dir.join("probe.cc");
     let exe = dir.join("probe");
     std::fs::write(&src, probe_source()).unwrap();
+    let stubs = dir.join("interop-stubs");
+    for (name, text) in INTEROP_STUBS {
+        let path = stubs.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
     let out = Command::new(headers::cxx())
         .args(["-std=c++17", "-w", "-I"])
+        .arg(&stubs)
+        .arg("-I")
         .arg(include_dir())
         .arg(&src)
         .arg("-o")

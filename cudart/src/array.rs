@@ -1,1 +1,965 @@
-//! CUDA arrays and mipmapped arrays, and the copies that involve them (2D/3D, to and from arrays).
+//! CUDA arrays and mipmapped arrays, their channel formats, and the copies
+//! that involve them (2D copies to, from and between arrays, and the
+//! deprecated linear copies that wrap along an array's rows).
+//!
+//! A `cudaArray_t` is the driver's `CUarray`, a `cudaMipmappedArray_t` its
+//! `CUmipmappedArray`. The runtime describes an element with a channel
+//! descriptor (bits of x, y, z, w and a kind); the driver with a
+//! `CUarray_format` and a channel count. [`driver_format`] and
+//! [`channel_desc`] convert one into the other, and `cudaGetChannelDesc`
+//! reads an array's format back from the driver (`cuArray3DGetDescriptor`).
+
+use crate::abi::{
+    cudaArrayMemoryRequirements, cudaArraySparseProperties, cudaArray_t, cudaChannelFormatDesc,
+    cudaChannelFormatKind as Kind, cudaError_t, cudaExtent, cudaMipmappedArray_t, cudaStream_t,
+};
+use crate::boundary::{In, Out};
+use crate::driver::memory::{CUarray, CUDA_ARRAY3D_DESCRIPTOR};
+use crate::memory::{api, check_kind, copy_2d, Place, Region};
+use std::ffi::{c_int, c_uint, c_void};
+
+/// `CUarray_format` values.
+mod fmt {
+    use std::ffi::c_uint;
+    pub const U8: c_uint = 0x01;
+    pub const U16: c_uint = 0x02;
+    pub const U32: c_uint = 0x03;
+    pub const S8: c_uint = 0x08;
+    pub const S16: c_uint = 0x09;
+    pub const S32: c_uint = 0x0a;
+    pub const HALF: c_uint = 0x10;
+    pub const FLOAT: c_uint = 0x20;
+    pub const NV12: c_uint = 0xb0;
+    pub const UNORM_INT8X1: c_uint = 0xc0;
+    pub const UNORM_INT8X2: c_uint = 0xc1;
+    pub const UNORM_INT8X4: c_uint = 0xc2;
+    pub const UNORM_INT16X1: c_uint = 0xc3;
+    pub const UNORM_INT16X2: c_uint = 0xc4;
+    pub const UNORM_INT16X4: c_uint = 0xc5;
+    pub const SNORM_INT8X1: c_uint = 0xc6;
+    pub const SNORM_INT8X2: c_uint = 0xc7;
+    pub const SNORM_INT8X4: c_uint = 0xc8;
+    pub const SNORM_INT16X1: c_uint = 0xc9;
+    pub const SNORM_INT16X2: c_uint = 0xca;
+    pub const SNORM_INT16X4: c_uint = 0xcb;
+    pub const BC1_UNORM: c_uint = 0x91;
+    pub const BC1_UNORM_SRGB: c_uint = 0x92;
+    pub const BC2_UNORM: c_uint = 0x93;
+    pub const BC2_UNORM_SRGB: c_uint = 0x94;
+    pub const BC3_UNORM: c_uint = 0x95;
+    pub const BC3_UNORM_SRGB: c_uint = 0x96;
+    pub const BC4_UNORM: c_uint = 0x97;
+    pub const BC4_SNORM: c_uint = 0x98;
+    pub const BC5_UNORM: c_uint = 0x99;
+    pub const BC5_SNORM: c_uint = 0x9a;
+    pub const BC6H_UF16: c_uint = 0x9b;
+    pub const BC6H_SF16: c_uint = 0x9c;
+    pub const BC7_UNORM: c_uint = 0x9d;
+    pub const BC7_UNORM_SRGB: c_uint = 0x9e;
+    pub const UNORM_INT_101010_2: c_uint = 0x50;
+}
+
+/// An element as the driver describes it: a `CUarray_format` and a number
+/// of channels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Format {
+    pub format: c_uint,
+    pub channels: c_uint,
+}
+
+/// The formats whose element the runtime describes with a kind of its own
+/// (normalized, block-compressed, video): kind, driver format, channels,
+/// and the bits of x, y, z, w `cudaCreateChannelDesc<T>` gives them.
+const SPECIAL: &[(Kind, c_uint, c_uint, [c_int; 4])] = &[
+    (Kind::cudaChannelFormatKindNV12, fmt::NV12, 3, [8, 8, 8, 0]),
+    (
+        Kind::cudaChannelFormatKindUnsignedNormalized8X1,
+        fmt::UNORM_INT8X1,
+        1,
+        [8, 0, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedNormalized8X2,
+        fmt::UNORM_INT8X2,
+        2,
+        [8, 8, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedNormalized8X4,
+        fmt::UNORM_INT8X4,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedNormalized16X1,
+        fmt::UNORM_INT16X1,
+        1,
+        [16, 0, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedNormalized16X2,
+        fmt::UNORM_INT16X2,
+        2,
+        [16, 16, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedNormalized16X4,
+        fmt::UNORM_INT16X4,
+        4,
+        [16, 16, 16, 16],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedNormalized8X1,
+        fmt::SNORM_INT8X1,
+        1,
+        [8, 0, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedNormalized8X2,
+        fmt::SNORM_INT8X2,
+        2,
+        [8, 8, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedNormalized8X4,
+        fmt::SNORM_INT8X4,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedNormalized16X1,
+        fmt::SNORM_INT16X1,
+        1,
+        [16, 0, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedNormalized16X2,
+        fmt::SNORM_INT16X2,
+        2,
+        [16, 16, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedNormalized16X4,
+        fmt::SNORM_INT16X4,
+        4,
+        [16, 16, 16, 16],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed1,
+        fmt::BC1_UNORM,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed1SRGB,
+        fmt::BC1_UNORM_SRGB,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed2,
+        fmt::BC2_UNORM,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed2SRGB,
+        fmt::BC2_UNORM_SRGB,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed3,
+        fmt::BC3_UNORM,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed3SRGB,
+        fmt::BC3_UNORM_SRGB,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed4,
+        fmt::BC4_UNORM,
+        1,
+        [8, 0, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedBlockCompressed4,
+        fmt::BC4_SNORM,
+        1,
+        [8, 0, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed5,
+        fmt::BC5_UNORM,
+        2,
+        [8, 8, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedBlockCompressed5,
+        fmt::BC5_SNORM,
+        2,
+        [8, 8, 0, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed6H,
+        fmt::BC6H_UF16,
+        3,
+        [16, 16, 16, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindSignedBlockCompressed6H,
+        fmt::BC6H_SF16,
+        3,
+        [16, 16, 16, 0],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed7,
+        fmt::BC7_UNORM,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedBlockCompressed7SRGB,
+        fmt::BC7_UNORM_SRGB,
+        4,
+        [8, 8, 8, 8],
+    ),
+    (
+        Kind::cudaChannelFormatKindUnsignedNormalized1010102,
+        fmt::UNORM_INT_101010_2,
+        4,
+        [10, 10, 10, 2],
+    ),
+];
+
+/// The driver format of a channel descriptor.
+///
+/// Signed, unsigned and float elements have 1, 2 or 4 channels of one
+/// size, present from x on (8, 16 or 32 bits for integers, 16 or 32 for
+/// floats); the other kinds name their format themselves. Anything else is
+/// `cudaErrorInvalidChannelDescriptor`.
+pub fn driver_format(desc: &cudaChannelFormatDesc) -> Result<Format, cudaError_t> {
+    let invalid = cudaError_t::cudaErrorInvalidChannelDescriptor;
+    if let Some(&(_, format, channels, _)) = SPECIAL.iter().find(|s| s.0 == desc.f) {
+        return Ok(Format { format, channels });
+    }
+    let bits = [desc.x, desc.y, desc.z, desc.w];
+    let channels = bits.iter().take_while(|&&b| b != 0).count();
+    if !matches!(channels, 1 | 2 | 4) || bits[channels..].iter().any(|&b| b != 0) {
+        return Err(invalid);
+    }
+    if bits[..channels].iter().any(|&b| b != desc.x) {
+        return Err(invalid);
+    }
+    let format = match (desc.f, desc.x) {
+        (Kind::cudaChannelFormatKindSigned, 8) => fmt::S8,
+        (Kind::cudaChannelFormatKindSigned, 16) => fmt::S16,
+        (Kind::cudaChannelFormatKindSigned, 32) => fmt::S32,
+        (Kind::cudaChannelFormatKindUnsigned, 8) => fmt::U8,
+        (Kind::cudaChannelFormatKindUnsigned, 16) => fmt::U16,
+        (Kind::cudaChannelFormatKindUnsigned, 32) => fmt::U32,
+        (Kind::cudaChannelFormatKindFloat, 16) => fmt::HALF,
+        (Kind::cudaChannelFormatKindFloat, 32) => fmt::FLOAT,
+        _ => return Err(invalid),
+    };
+    Ok(Format {
+        format,
+        channels: channels as c_uint,
+    })
+}
+
+/// The channel descriptor of a driver format (the inverse of
+/// [`driver_format`]); formats the runtime has no kind for are
+/// `cudaErrorInvalidChannelDescriptor`.
+pub fn channel_desc(f: Format) -> Result<cudaChannelFormatDesc, cudaError_t> {
+    let invalid = cudaError_t::cudaErrorInvalidChannelDescriptor;
+    if let Some(&(kind, _, _, [x, y, z, w])) = SPECIAL.iter().find(|s| s.1 == f.format) {
+        return Ok(cudaChannelFormatDesc {
+            x,
+            y,
+            z,
+            w,
+            f: kind,
+        });
+    }
+    let (kind, size) = match f.format {
+        fmt::S8 => (Kind::cudaChannelFormatKindSigned, 8),
+        fmt::S16 => (Kind::cudaChannelFormatKindSigned, 16),
+        fmt::S32 => (Kind::cudaChannelFormatKindSigned, 32),
+        fmt::U8 => (Kind::cudaChannelFormatKindUnsigned, 8),
+        fmt::U16 => (Kind::cudaChannelFormatKindUnsigned, 16),
+        fmt::U32 => (Kind::cudaChannelFormatKindUnsigned, 32),
+        fmt::HALF => (Kind::cudaChannelFormatKindFloat, 16),
+        fmt::FLOAT => (Kind::cudaChannelFormatKindFloat, 32),
+        _ => return Err(invalid),
+    };
+    if !matches!(f.channels, 1 | 2 | 4) {
+        return Err(invalid);
+    }
+    let bit = |i: c_uint| if i < f.channels { size } else { 0 };
+    Ok(cudaChannelFormatDesc {
+        x: bit(0),
+        y: bit(1),
+        z: bit(2),
+        w: bit(3),
+        f: kind,
+    })
+}
+
+/// Whether elements of this format are integers that textures promote to
+/// normalized floats unless told to read them as integers.
+pub fn is_integer(format: c_uint) -> bool {
+    matches!(
+        format,
+        fmt::U8 | fmt::U16 | fmt::U32 | fmt::S8 | fmt::S16 | fmt::S32
+    )
+}
+
+/// Bytes per element of a driver format (per 4x4 block for the
+/// block-compressed formats; the luma plane for NV12).
+pub fn element_size(f: Format) -> Result<usize, cudaError_t> {
+    let per_channel = match f.format {
+        fmt::U8 | fmt::S8 => 1,
+        fmt::U16 | fmt::S16 | fmt::HALF => 2,
+        fmt::U32 | fmt::S32 | fmt::FLOAT => 4,
+        fmt::NV12 => return Ok(1),
+        fmt::UNORM_INT8X1 | fmt::SNORM_INT8X1 => return Ok(1),
+        fmt::UNORM_INT8X2 | fmt::SNORM_INT8X2 => return Ok(2),
+        fmt::UNORM_INT8X4 | fmt::SNORM_INT8X4 => return Ok(4),
+        fmt::UNORM_INT16X1 | fmt::SNORM_INT16X1 => return Ok(2),
+        fmt::UNORM_INT16X2 | fmt::SNORM_INT16X2 => return Ok(4),
+        fmt::UNORM_INT16X4 | fmt::SNORM_INT16X4 => return Ok(8),
+        fmt::UNORM_INT_101010_2 => return Ok(4),
+        fmt::BC1_UNORM | fmt::BC1_UNORM_SRGB | fmt::BC4_UNORM | fmt::BC4_SNORM => return Ok(8),
+        fmt::BC2_UNORM..=fmt::BC3_UNORM_SRGB | fmt::BC5_UNORM..=fmt::BC7_UNORM_SRGB => {
+            return Ok(16)
+        }
+        _ => return Err(cudaError_t::cudaErrorInvalidChannelDescriptor),
+    };
+    Ok(per_channel * f.channels as usize)
+}
+
+/// The driver's description of an array.
+pub fn descriptor(array: CUarray) -> Result<CUDA_ARRAY3D_DESCRIPTOR, cudaError_t> {
+    if array.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
+    let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
+    api(false)?.cuArray3DGetDescriptor(&mut d, array).ok()?;
+    Ok(d)
+}
+
+/// The format of an array's elements.
+pub fn format_of(d: &CUDA_ARRAY3D_DESCRIPTOR) -> Format {
+    Format {
+        format: d.Format,
+        channels: d.NumChannels,
+    }
+}
+
+/// Bytes per element of an array.
+pub fn element_size_of(array: CUarray) -> Result<usize, cudaError_t> {
+    element_size(format_of(&descriptor(array)?))
+}
+
+// ---------------------------------------------------------------------------
+// Channel descriptors.
+
+/// `cudaCreateChannelDesc` returns the descriptor itself; it cannot fail
+/// (and records no error).
+impl crate::boundary::Outcome for cudaChannelFormatDesc {
+    type Value = Self;
+    const RECORDS_ERROR: bool = false;
+    fn success(v: Self) -> Self {
+        v
+    }
+    fn failure(_: cudaError_t) -> Self {
+        Self::default()
+    }
+}
+
+/// `cudaCreateChannelDesc`: the fields as given, nothing checked (as
+/// NVIDIA's header-inline templates build them).
+pub fn create_channel_desc(
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: Kind,
+) -> Result<cudaChannelFormatDesc, cudaError_t> {
+    Ok(cudaChannelFormatDesc { x, y, z, w, f })
+}
+
+/// `cudaGetChannelDesc`: the array's format read back from the driver.
+pub fn get_channel_desc(
+    out: Out<cudaChannelFormatDesc>,
+    array: *const c_void,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let d = descriptor(array.cast_mut())?;
+    out.write(channel_desc(format_of(&d))?)
+}
+
+// ---------------------------------------------------------------------------
+// Arrays and mipmapped arrays.
+
+fn create_descriptor(
+    desc: In<cudaChannelFormatDesc>,
+    width: usize,
+    height: usize,
+    depth: usize,
+    flags: c_uint,
+) -> Result<CUDA_ARRAY3D_DESCRIPTOR, cudaError_t> {
+    let f = driver_format(&desc.read()?)?;
+    Ok(CUDA_ARRAY3D_DESCRIPTOR {
+        Width: width,
+        Height: height,
+        Depth: depth,
+        Format: f.format,
+        NumChannels: f.channels,
+        Flags: flags,
+    })
+}
+
+/// `cudaMallocArray`: a 1D (height 0) or 2D array; the `cudaArray*` flags
+/// are the driver's `CUDA_ARRAY3D_*` flags.
+pub fn malloc_array(
+    out: Out<cudaArray_t>,
+    desc: In<cudaChannelFormatDesc>,
+    width: usize,
+    height: usize,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let d = create_descriptor(desc, width, height, 0, flags)?;
+    let mut a: CUarray = std::ptr::null_mut();
+    api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
+    out.write(a)
+}
+
+/// `cudaMalloc3DArray`: the extent in elements (depth 0: a 1D or 2D array;
+/// with `cudaArrayLayered` the depth counts layers).
+pub fn malloc_3d_array(
+    out: Out<cudaArray_t>,
+    desc: In<cudaChannelFormatDesc>,
+    extent: cudaExtent,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
+    let mut a: CUarray = std::ptr::null_mut();
+    api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
+    out.write(a)
+}
+
+/// `cudaMallocMipmappedArray`.
+pub fn malloc_mipmapped_array(
+    out: Out<cudaMipmappedArray_t>,
+    desc: In<cudaChannelFormatDesc>,
+    extent: cudaExtent,
+    levels: c_uint,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
+    let mut m: CUarray = std::ptr::null_mut();
+    api(false)?
+        .cuMipmappedArrayCreate(&mut m, &d, levels)
+        .ok()?;
+    out.write(m)
+}
+
+/// `cudaGetMipmappedArrayLevel`.
+pub fn mipmapped_array_level(
+    out: Out<cudaArray_t>,
+    mipmap: *const c_void,
+    level: c_uint,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut a: CUarray = std::ptr::null_mut();
+    api(false)?
+        .cuMipmappedArrayGetLevel(&mut a, mipmap.cast_mut(), level)
+        .ok()?;
+    out.write(a)
+}
+
+/// `cudaFreeArray`: null is a no-op.
+pub fn free_array(array: cudaArray_t) -> Result<(), cudaError_t> {
+    if array.is_null() {
+        return Ok(());
+    }
+    api(false)?.cuArrayDestroy(array).ok()
+}
+
+/// `cudaFreeMipmappedArray`: null is a no-op.
+pub fn free_mipmapped_array(mipmap: cudaMipmappedArray_t) -> Result<(), cudaError_t> {
+    if mipmap.is_null() {
+        return Ok(());
+    }
+    api(false)?.cuMipmappedArrayDestroy(mipmap).ok()
+}
+
+/// `cudaArrayGetInfo`: any of the three outputs may be null.
+pub fn get_info(
+    desc: Out<cudaChannelFormatDesc>,
+    extent: Out<cudaExtent>,
+    flags: Out<c_uint>,
+    array: cudaArray_t,
+) -> Result<(), cudaError_t> {
+    let d = descriptor(array)?;
+    if !desc.is_null() {
+        desc.write(channel_desc(format_of(&d))?)?;
+    }
+    if !extent.is_null() {
+        extent.write(cudaExtent {
+            width: d.Width,
+            height: d.Height,
+            depth: d.Depth,
+        })?;
+    }
+    if !flags.is_null() {
+        flags.write(d.Flags)?;
+    }
+    Ok(())
+}
+
+/// `cudaArrayGetPlane`.
+pub fn get_plane(
+    out: Out<cudaArray_t>,
+    array: cudaArray_t,
+    plane: c_uint,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut p: CUarray = std::ptr::null_mut();
+    api(false)?.cuArrayGetPlane(&mut p, array, plane).ok()?;
+    out.write(p)
+}
+
+/// `cudaArrayGetMemoryRequirements` (the structure is the driver's).
+pub fn memory_requirements(
+    out: Out<cudaArrayMemoryRequirements>,
+    array: cudaArray_t,
+    device: c_int,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    crate::context::check_device(device)?;
+    api(false)?
+        .cuArrayGetMemoryRequirements(out.as_ptr(), array, device)
+        .ok()
+}
+
+/// `cudaMipmappedArrayGetMemoryRequirements`.
+pub fn mipmapped_memory_requirements(
+    out: Out<cudaArrayMemoryRequirements>,
+    mipmap: cudaMipmappedArray_t,
+    device: c_int,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    crate::context::check_device(device)?;
+    api(false)?
+        .cuMipmappedArrayGetMemoryRequirements(out.as_ptr(), mipmap, device)
+        .ok()
+}
+
+/// `cudaArrayGetSparseProperties` (the structure is the driver's).
+pub fn sparse_properties(
+    out: Out<cudaArraySparseProperties>,
+    array: cudaArray_t,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    api(false)?
+        .cuArrayGetSparseProperties(out.as_ptr(), array)
+        .ok()
+}
+
+/// `cudaMipmappedArrayGetSparseProperties`.
+pub fn mipmapped_sparse_properties(
+    out: Out<cudaArraySparseProperties>,
+    mipmap: cudaMipmappedArray_t,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    api(false)?
+        .cuMipmappedArrayGetSparseProperties(out.as_ptr(), mipmap)
+        .ok()
+}
+
+// ---------------------------------------------------------------------------
+// 2D copies to, from and between arrays (offsets and widths in bytes).
+
+/// A 2D copy: `width` bytes by `height` rows.
+#[derive(Copy, Clone, Debug)]
+pub struct Extent2D {
+    pub width: usize,
+    pub height: usize,
+}
+
+/// Where a copy runs: synchronously (`None`) or on a stream, and whether
+/// the null stream is the per-thread one.
+#[derive(Copy, Clone, Debug)]
+pub struct Order {
+    pub stream: Option<cudaStream_t>,
+    pub per_thread: bool,
+}
+
+fn run_2d(
+    src: Region,
+    dst: Region,
+    e: Extent2D,
+    kind: c_int,
+    order: Order,
+) -> Result<(), cudaError_t> {
+    check_kind(kind)?;
+    if e.width == 0 || e.height == 0 {
+        return Ok(());
+    }
+    for side in [&src, &dst] {
+        if let Place::Memory { pitch, .. } = side.place {
+            if e.width > pitch {
+                return Err(cudaError_t::cudaErrorInvalidPitchValue);
+            }
+        }
+    }
+    copy_2d(
+        &src,
+        &dst,
+        e.width,
+        e.height,
+        order.stream,
+        order.per_thread,
+    )
+}
+
+/// `cudaMemcpy2DToArray`/`Async` (and `_ptds`/`_ptsz`).
+#[allow(clippy::too_many_arguments)]
+pub fn copy_2d_to_array(
+    dst: cudaArray_t,
+    w_offset: usize,
+    h_offset: usize,
+    src: *const c_void,
+    spitch: usize,
+    e: Extent2D,
+    kind: c_int,
+    order: Order,
+) -> Result<(), cudaError_t> {
+    array_handle(dst)?;
+    run_2d(
+        Region::at(Place::memory(src.cast_mut(), spitch, 0), 0, 0),
+        Region::at(Place::Array(dst), w_offset, h_offset),
+        e,
+        kind,
+        order,
+    )
+}
+
+/// `cudaMemcpy2DFromArray`/`Async` (and `_ptds`/`_ptsz`).
+#[allow(clippy::too_many_arguments)]
+pub fn copy_2d_from_array(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    w_offset: usize,
+    h_offset: usize,
+    e: Extent2D,
+    kind: c_int,
+    order: Order,
+) -> Result<(), cudaError_t> {
+    array_handle(src)?;
+    run_2d(
+        Region::at(Place::Array(src.cast_mut()), w_offset, h_offset),
+        Region::at(Place::memory(dst, dpitch, 0), 0, 0),
+        e,
+        kind,
+        order,
+    )
+}
+
+/// `cudaMemcpy2DArrayToArray` (and `_ptds`).
+#[allow(clippy::too_many_arguments)]
+pub fn copy_2d_array_to_array(
+    dst: cudaArray_t,
+    w_offset_dst: usize,
+    h_offset_dst: usize,
+    src: *const c_void,
+    w_offset_src: usize,
+    h_offset_src: usize,
+    e: Extent2D,
+    kind: c_int,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    array_handle(dst)?;
+    array_handle(src)?;
+    run_2d(
+        Region::at(Place::Array(src.cast_mut()), w_offset_src, h_offset_src),
+        Region::at(Place::Array(dst), w_offset_dst, h_offset_dst),
+        e,
+        kind,
+        Order {
+            stream: None,
+            per_thread,
+        },
+    )
+}
+
+fn array_handle(a: *const c_void) -> Result<(), cudaError_t> {
+    if a.is_null() {
+        Err(cudaError_t::cudaErrorInvalidResourceHandle)
+    } else {
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The deprecated linear copies: `count` bytes from (w_offset bytes, row
+// h_offset), wrapping to the next row of the array at its end.
+
+/// One operand of a linear copy.
+#[derive(Copy, Clone, Debug)]
+enum Linear {
+    Memory(*mut c_void),
+    /// An array whose rows are `row` bytes wide, read or written from byte
+    /// `x` of row `y` on.
+    Array {
+        array: CUarray,
+        row: usize,
+        x: usize,
+        y: usize,
+    },
+}
+
+impl Linear {
+    /// An array operand, checking that `count` bytes fit from the offset on.
+    fn array(array: *const c_void, x: usize, y: usize, count: usize) -> Result<Self, cudaError_t> {
+        array_handle(array)?;
+        let d = descriptor(array.cast_mut())?;
+        let row = d
+            .Width
+            .checked_mul(element_size(format_of(&d))?)
+            .ok_or(cudaError_t::cudaErrorInvalidValue)?;
+        let rows = d.Height.max(1).saturating_mul(d.Depth.max(1));
+        let capacity = row.saturating_mul(rows);
+        let start = y.saturating_mul(row).saturating_add(x);
+        if x >= row || start.saturating_add(count) > capacity {
+            return Err(cudaError_t::cudaErrorInvalidValue);
+        }
+        Ok(Linear::Array {
+            array: array.cast_mut(),
+            row,
+            x,
+            y,
+        })
+    }
+
+    /// Bytes left in the current row (unbounded for plain memory).
+    fn row_left(self) -> usize {
+        match self {
+            Linear::Memory(_) => usize::MAX,
+            Linear::Array { row, x, .. } => row - x,
+        }
+    }
+
+    /// Whether a run of whole rows of `row` bytes can start here.
+    fn at_row_start(self, width: usize) -> bool {
+        match self {
+            Linear::Memory(_) => true,
+            Linear::Array { row, x, .. } => x == 0 && row == width,
+        }
+    }
+
+    /// The 2D region of this operand for rows of `width` bytes.
+    fn region(self, width: usize) -> Region {
+        match self {
+            Linear::Memory(p) => Region::at(Place::memory(p, width, 0), 0, 0),
+            Linear::Array { array, x, y, .. } => Region::at(Place::Array(array), x, y),
+        }
+    }
+
+    /// The operand `n` bytes further on.
+    fn advance(self, n: usize) -> Self {
+        match self {
+            Linear::Memory(p) => Linear::Memory(p.cast::<u8>().wrapping_add(n).cast()),
+            Linear::Array { array, row, x, y } => {
+                let at = x + n;
+                Linear::Array {
+                    array,
+                    row,
+                    x: at % row,
+                    y: y + at / row,
+                }
+            }
+        }
+    }
+
+    fn row_width(self) -> Option<usize> {
+        match self {
+            Linear::Memory(_) => None,
+            Linear::Array { row, .. } => Some(row),
+        }
+    }
+}
+
+/// Copies `count` bytes between two linear operands as a few 2D copies:
+/// the part of a row up to its end, then as many whole rows as fit in one
+/// copy, and so on.
+fn copy_linear(
+    mut src: Linear,
+    mut dst: Linear,
+    count: usize,
+    order: Order,
+) -> Result<(), cudaError_t> {
+    let mut left = count;
+    while left > 0 {
+        let row = src.row_width().or(dst.row_width()).unwrap_or(left);
+        let (width, height) = if left >= row && src.at_row_start(row) && dst.at_row_start(row) {
+            (row, left / row)
+        } else {
+            (left.min(src.row_left()).min(dst.row_left()), 1)
+        };
+        copy_2d(
+            &src.region(width),
+            &dst.region(width),
+            width,
+            height,
+            order.stream,
+            order.per_thread,
+        )?;
+        let n = width * height;
+        src = src.advance(n);
+        dst = dst.advance(n);
+        left -= n;
+    }
+    Ok(())
+}
+
+/// `cudaMemcpyToArray`/`Async` (and `_ptds`/`_ptsz`).
+#[allow(clippy::too_many_arguments)]
+pub fn copy_to_array(
+    dst: cudaArray_t,
+    w_offset: usize,
+    h_offset: usize,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+    order: Order,
+) -> Result<(), cudaError_t> {
+    check_kind(kind)?;
+    let dst = Linear::array(dst, w_offset, h_offset, count)?;
+    copy_linear(Linear::Memory(src.cast_mut()), dst, count, order)
+}
+
+/// `cudaMemcpyFromArray`/`Async` (and `_ptds`/`_ptsz`).
+#[allow(clippy::too_many_arguments)]
+pub fn copy_from_array(
+    dst: *mut c_void,
+    src: *const c_void,
+    w_offset: usize,
+    h_offset: usize,
+    count: usize,
+    kind: c_int,
+    order: Order,
+) -> Result<(), cudaError_t> {
+    check_kind(kind)?;
+    let src = Linear::array(src, w_offset, h_offset, count)?;
+    copy_linear(src, Linear::Memory(dst), count, order)
+}
+
+/// `cudaMemcpyArrayToArray` (and `_ptds`).
+#[allow(clippy::too_many_arguments)]
+pub fn copy_array_to_array(
+    dst: cudaArray_t,
+    w_offset_dst: usize,
+    h_offset_dst: usize,
+    src: *const c_void,
+    w_offset_src: usize,
+    h_offset_src: usize,
+    count: usize,
+    kind: c_int,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    check_kind(kind)?;
+    let dst = Linear::array(dst, w_offset_dst, h_offset_dst, count)?;
+    let src = Linear::array(src, w_offset_src, h_offset_src, count)?;
+    copy_linear(
+        src,
+        dst,
+        count,
+        Order {
+            stream: None,
+            per_thread,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn desc(x: c_int, y: c_int, z: c_int, w: c_int, f: Kind) -> cudaChannelFormatDesc {
+        cudaChannelFormatDesc { x, y, z, w, f }
+    }
+
+    #[test]
+    fn plain_formats_round_trip() {
+        for (kind, sizes) in [
+            (Kind::cudaChannelFormatKindSigned, &[8, 16, 32][..]),
+            (Kind::cudaChannelFormatKindUnsigned, &[8, 16, 32][..]),
+            (Kind::cudaChannelFormatKindFloat, &[16, 32][..]),
+        ] {
+            for &s in sizes {
+                for ch in [1, 2, 4] {
+                    let b = |i: c_int| if i < ch { s } else { 0 };
+                    let d = desc(b(0), b(1), b(2), b(3), kind);
+                    let f = driver_format(&d).unwrap();
+                    assert_eq!(f.channels, ch as c_uint);
+                    assert_eq!(channel_desc(f).unwrap(), d);
+                    assert_eq!(element_size(f).unwrap(), (s / 8 * ch) as usize);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn special_formats_round_trip() {
+        for &(kind, format, channels, [x, y, z, w]) in SPECIAL {
+            let d = desc(x, y, z, w, kind);
+            assert_eq!(driver_format(&d).unwrap(), Format { format, channels });
+            assert_eq!(channel_desc(Format { format, channels }).unwrap(), d);
+        }
+    }
+
+    #[test]
+    fn bad_descriptors_are_refused() {
+        let bad = cudaError_t::cudaErrorInvalidChannelDescriptor;
+        let u = Kind::cudaChannelFormatKindUnsigned;
+        assert_eq!(driver_format(&desc(8, 8, 8, 0, u)), Err(bad)); // 3 channels
+        assert_eq!(driver_format(&desc(8, 16, 0, 0, u)), Err(bad)); // mixed sizes
+        assert_eq!(driver_format(&desc(0, 8, 0, 0, u)), Err(bad)); // gap
+        assert_eq!(driver_format(&desc(12, 0, 0, 0, u)), Err(bad));
+        assert_eq!(
+            driver_format(&desc(8, 0, 0, 0, Kind::cudaChannelFormatKindFloat)),
+            Err(bad)
+        );
+        assert_eq!(
+            driver_format(&desc(0, 0, 0, 0, Kind::cudaChannelFormatKindNone)),
+            Err(bad)
+        );
+    }
+
+    #[test]
+    fn linear_operands_advance_along_rows() {
+        let a = Linear::Array {
+            array: std::ptr::null_mut(),
+            row: 16,
+            x: 12,
+            y: 1,
+        };
+        assert_eq!(a.row_left(), 4);
+        match a.advance(4 + 16 * 2 + 3) {
+            Linear::Array { x, y, .. } => assert_eq!((x, y), (3, 4)),
+            Linear::Memory(_) => unreachable!(),
+        }
+    }
+}

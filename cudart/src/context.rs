@@ -1,48 +1,77 @@
 //! Contexts: which device each thread works on, the primary context each
 //! device lends the runtime, and the lazy step that binds one to a thread.
 //!
-//! The rule (NVIDIA's documented contract, our implementation):
+//! The rules (NVIDIA's documented contract, our implementation; each one
+//! is a `c-samples/life_*` program run against both runtimes):
 //! - A thread's runtime calls run on the driver context current on that
 //!   thread. If the program made one current itself (`cuCtxCreate`,
 //!   `cuCtxPushCurrent`, ...), the runtime uses it as it is and never
 //!   retains or releases it.
 //! - Otherwise, the first call that needs a context retains the primary
-//!   context of the thread's device (device 0 unless `cudaSetDevice` said
-//!   otherwise) once per device for the whole process, and makes it current
-//!   on the calling thread with `cuCtxSetCurrent`.
+//!   context of the thread's device (device 0, the first device given to
+//!   `cudaSetValidDevices`, or what `cudaSetDevice` said) once per device
+//!   for the whole process, and makes it current on the calling thread with
+//!   `cuCtxSetCurrent`. Calls that only need the driver (device count,
+//!   properties, `cudaGetDevice`, versions) bind nothing.
+//! - `cudaSetDevice` binds the device's primary context at once;
+//!   `cudaSetDeviceFlags` and `cudaInitDevice` activate it (retain) without
+//!   making it current.
 //! - `cudaDeviceReset` releases and resets the device's primary context; the
-//!   next call that needs it retains it again.
+//!   next call that needs it retains it again. With a context of the
+//!   program's own current, only the runtime's state for that context goes
+//!   (the runtime keeps none: libraries are context-independent).
+//! - At exit the runtime's exit handler releases the retained primary
+//!   contexts.
 
-use crate::abi::cudaError_t;
+use crate::abi::{cudaDeviceAttr, cudaDeviceProp, cudaError_t};
+use crate::boundary::{In, Out};
 use crate::driver::{self, CUcontext, CUdevice, Driver};
+use crate::trace;
 use once_cell::sync::OnceCell;
 use parking_lot::Mutex;
 use std::cell::Cell;
 use std::ffi::{c_int, c_uint};
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
+
+/// `cudaDeviceScheduleMask`: the three scheduling bits of the device flags.
+const SCHEDULE_MASK: c_uint = 0x07;
+/// `cudaDeviceMapHost`: implicit for primary contexts.
+const MAP_HOST: c_uint = 0x08;
+/// `cudaDeviceMask`: every device flag.
+const DEVICE_MASK: c_uint = 0xff;
+/// `cudaInitDeviceFlagsAreValid`.
+const INIT_FLAGS_ARE_VALID: c_uint = 0x01;
 
 /// The runtime's view of one device.
 struct DeviceSlot {
     /// The primary context while the runtime holds a retain on it.
     primary: AtomicPtr<std::ffi::c_void>,
-    /// The handle the last `cudaDeviceReset` released: a thread that still
-    /// has it current must be bound again.
+    /// The handle the last `cudaDeviceReset` (or the exit handler)
+    /// released: a thread that still has it current must be bound again.
     released: AtomicPtr<std::ffi::c_void>,
     /// Serializes retain, release and reset of this device's primary context.
     lock: Mutex<()>,
-    /// Flags asked for with `cudaSetDeviceFlags` (for `cudaGetDeviceFlags`).
+    /// Flags asked for with `cudaSetDeviceFlags`/`cudaInitDevice`.
     flags: AtomicU32,
 }
 
 static DEVICES: OnceCell<Box<[DeviceSlot]>> = OnceCell::new();
 
-/// Set once any device was reset: only then is the "released handle" check
-/// on the hot path needed.
+/// Set once any primary context was released: only then is the "released
+/// handle" check on the hot path needed.
 static ANY_RESET: AtomicBool = AtomicBool::new(false);
 
+/// The device of threads that never called `cudaSetDevice`: 0, or the
+/// first device of the `cudaSetValidDevices` list.
+static DEFAULT_DEVICE: AtomicI32 = AtomicI32::new(0);
+
+/// The `cudaSetValidDevices` list (empty: every device, in order).
+static VALID_DEVICES: Mutex<Vec<c_int>> = Mutex::new(Vec::new());
+
 thread_local! {
-    /// The thread's current device for the runtime (`cudaSetDevice`).
-    static DEVICE: Cell<c_int> = const { Cell::new(0) };
+    /// The thread's current device for the runtime (`cudaSetDevice`);
+    /// -1 until the thread sets one.
+    static DEVICE: Cell<c_int> = const { Cell::new(-1) };
 }
 
 /// The number of devices the driver shows (after `cuInit`).
@@ -56,7 +85,7 @@ fn slots() -> Result<&'static [DeviceSlot], cudaError_t> {
             let drv = driver::get()?;
             let mut n: c_int = 0;
             drv.cuDeviceGetCount(&mut n).ok()?;
-            log::info!(target: "cudart::lifecycle", "devices: the driver shows {n}");
+            trace::event!("driver", "device count", "the driver shows {n} device(s)");
             Ok((0..n.max(0))
                 .map(|_| DeviceSlot {
                     primary: AtomicPtr::new(std::ptr::null_mut()),
@@ -80,10 +109,17 @@ fn slot(dev: c_int) -> Result<&'static DeviceSlot, cudaError_t> {
         .ok_or(cudaError_t::cudaErrorInvalidDevice)
 }
 
-/// The thread's current device ordinal (no driver call).
+/// The thread's current device ordinal (no driver call): what
+/// `cudaSetDevice` said, else the default device (0 unless
+/// `cudaSetValidDevices` named another).
 #[inline]
 pub fn current_device() -> c_int {
-    DEVICE.with(|d| d.get())
+    let d = DEVICE.with(|d| d.get());
+    if d >= 0 {
+        d
+    } else {
+        DEFAULT_DEVICE.load(Ordering::Relaxed)
+    }
 }
 
 /// Checks an ordinal against the devices the driver shows.
@@ -103,13 +139,39 @@ pub fn ensure() -> Result<CUcontext, cudaError_t> {
     if !cur.is_null() && !stale {
         return Ok(cur);
     }
-    bind_primary(drv, current_device())
+    bind_lazily(drv)
+}
+
+/// No usable context on this thread: the primary context of the thread's
+/// device becomes current (retained first if the runtime holds none).
+#[cold]
+#[inline(never)]
+fn bind_lazily(drv: &'static Driver) -> Result<CUcontext, cudaError_t> {
+    crate::boundary::refused()?;
+    let dev = current_device();
+    trace::event!(
+        "context",
+        format!("lazy init: {} needs a context", crate::boundary::current_api()),
+        "{} on thread {} needs a context and none is current: binding device {dev}'s primary context",
+        crate::boundary::current_api(),
+        trace::thread_label()
+    );
+    bind_primary(drv, dev)
 }
 
 fn was_released(ctx: CUcontext) -> bool {
     DEVICES.get().is_some_and(|slots| {
         slots.iter().any(|s| {
             s.released.load(Ordering::Relaxed) == ctx && s.primary.load(Ordering::Acquire) != ctx
+        })
+    })
+}
+
+/// Whether `ctx` is a primary context the runtime holds or held.
+fn is_runtime_primary(ctx: CUcontext) -> bool {
+    DEVICES.get().is_some_and(|slots| {
+        slots.iter().any(|s| {
+            s.primary.load(Ordering::Acquire) == ctx || s.released.load(Ordering::Relaxed) == ctx
         })
     })
 }
@@ -126,13 +188,16 @@ fn primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
     if !ctx.is_null() {
         return Ok(ctx);
     }
+    let span = trace::start();
     let mut ctx: CUcontext = std::ptr::null_mut();
     drv.cuDevicePrimaryCtxRetain(&mut ctx, dev).ok()?;
-    log::info!(
-        target: "cudart::lifecycle",
-        "context: retained primary context {ctx:p} of device {dev} (triggered by {} on thread {})",
+    trace::end!(
+        span,
+        "context",
+        format!("retain primary context (device {dev})"),
+        "cuDevicePrimaryCtxRetain: primary context {ctx:p} of device {dev} retained (triggered by {} on thread {})",
         crate::boundary::current_api(),
-        crate::trace::thread_label()
+        trace::thread_label()
     );
     slot.primary.store(ctx, Ordering::Release);
     Ok(ctx)
@@ -140,19 +205,23 @@ fn primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
 
 /// Makes the device's primary context current on this thread.
 fn bind_primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
+    crate::boundary::refused()?;
     let ctx = primary(drv, dev)?;
+    let span = trace::start();
     drv.cuCtxSetCurrent(ctx).ok()?;
-    log::info!(
-        target: "cudart::lifecycle",
-        "context: primary context {ctx:p} of device {dev} made current on thread {} (by {})",
-        crate::trace::thread_label(),
+    trace::end!(
+        span,
+        "context",
+        format!("make current (device {dev})"),
+        "cuCtxSetCurrent: primary context {ctx:p} of device {dev} made current on thread {} (by {})",
+        trace::thread_label(),
         crate::boundary::current_api()
     );
     Ok(ctx)
 }
 
 /// `cudaSetDevice`: since CUDA 12 this binds the device's primary context
-/// to the thread at once.
+/// to the thread at once (replacing whatever context was current).
 pub fn set_device(dev: c_int) -> Result<(), cudaError_t> {
     let drv = driver::get()?;
     check_device(dev)?;
@@ -172,77 +241,302 @@ pub fn get_device() -> Result<c_int, cudaError_t> {
     Ok(current_device())
 }
 
+/// The device whose primary context `ctx` is, if it is one (checked
+/// without creating any context: an inactive primary context cannot be
+/// current).
+fn primary_device_of(drv: &Driver, ctx: CUcontext) -> Option<c_int> {
+    let mut dev: CUdevice = -1;
+    drv.cuCtxGetDevice(&mut dev, ctx).ok().ok()?;
+    let (mut flags, mut active) = (0, 0);
+    drv.cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active)
+        .ok()
+        .ok()?;
+    if active == 0 {
+        return None;
+    }
+    let mut p: CUcontext = std::ptr::null_mut();
+    drv.cuDevicePrimaryCtxRetain(&mut p, dev).ok().ok()?;
+    let _ = drv.cuDevicePrimaryCtxRelease(dev);
+    (p == ctx).then_some(dev)
+}
+
 /// `cudaDeviceReset`: releases and resets the current device's primary
 /// context. Allocations, streams and events of it are gone; registered
-/// kernels load again lazily into the next context.
+/// kernels load again lazily into the next context. With a non-primary
+/// context of the program's own current, only the runtime's state for
+/// that context is dropped (documented; we keep none) and nothing is reset.
 pub fn reset_device() -> Result<(), cudaError_t> {
     let drv = driver::get()?;
-    let dev = current_device();
-    let slot = slot(dev)?;
-    let _guard = slot.lock.lock();
-    let ctx = slot.primary.swap(std::ptr::null_mut(), Ordering::AcqRel);
-    if ctx.is_null() {
-        log::info!(target: "cudart::lifecycle", "context: cudaDeviceReset on device {dev}: no primary context held, nothing to do");
-        return Ok(());
-    }
     let mut cur: CUcontext = std::ptr::null_mut();
     let _ = drv.cuCtxGetCurrent(&mut cur);
-    if cur == ctx {
+    let mut dev = current_device();
+    if !cur.is_null() && !is_runtime_primary(cur) {
+        match primary_device_of(drv, cur) {
+            Some(d) => dev = d,
+            None => {
+                trace::event!(
+                    "context",
+                    "cudaDeviceReset (own context)",
+                    "cudaDeviceReset with the program's own context {cur:p} current: only the runtime's state for it is dropped; no primary context is reset"
+                );
+                return Ok(());
+            }
+        }
+    }
+    let slot = slot(dev)?;
+    let span = trace::start();
+    let _guard = slot.lock.lock();
+    let ctx = slot.primary.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    if ctx.is_null() && cur.is_null() {
+        trace::end!(
+            span,
+            "context",
+            format!("cudaDeviceReset (device {dev})"),
+            "cudaDeviceReset on device {dev}: no primary context held, nothing to do"
+        );
+        return Ok(());
+    }
+    if cur == ctx || ctx.is_null() {
         let _ = drv.cuCtxSynchronize(std::ptr::null_mut());
     }
     crate::registry::before_context_reset(ctx);
-    slot.released.store(ctx, Ordering::Relaxed);
-    ANY_RESET.store(true, Ordering::Relaxed);
-    // After a device fault the release reports the fault too; the reset
-    // must happen regardless, so the release's status is not an answer.
-    let _ = drv.cuDevicePrimaryCtxRelease(dev);
+    if !ctx.is_null() {
+        slot.released.store(ctx, Ordering::Relaxed);
+        ANY_RESET.store(true, Ordering::Relaxed);
+        // After a device fault the release reports the fault too; the reset
+        // must happen regardless, so the release's status is not an answer.
+        let _ = drv.cuDevicePrimaryCtxRelease(dev);
+    }
     let r = drv.cuDevicePrimaryCtxReset(dev);
-    if cur == ctx {
+    if !cur.is_null() && (cur == ctx || ctx.is_null()) {
         let _ = drv.cuCtxSetCurrent(std::ptr::null_mut());
     }
     crate::error::clear_sticky();
-    log::info!(
-        target: "cudart::lifecycle",
-        "context: cudaDeviceReset released and reset primary context {ctx:p} of device {dev} (thread {})",
-        crate::trace::thread_label()
+    trace::end!(
+        span,
+        "context",
+        format!("cudaDeviceReset (device {dev})"),
+        "cudaDeviceReset: primary context {ctx:p} of device {dev} released and reset (thread {}); the next call that needs it retains it again",
+        trace::thread_label()
     );
     r.ok()
 }
 
-/// `cudaSetDeviceFlags`: records the flags on the device's primary context
-/// (the driver keeps them for its next activation).
-pub fn set_device_flags(flags: c_uint) -> Result<(), cudaError_t> {
-    const SCHEDULE_MASK: c_uint = 0x07;
-    const KNOWN: c_uint = SCHEDULE_MASK | 0x08 | 0x10 | 0x20;
-    if flags & !KNOWN != 0
-        || (flags & SCHEDULE_MASK).count_ones() > 1 && flags & SCHEDULE_MASK != 0x04
-    {
+/// Checks device flags as `cudaSetDeviceFlags` takes them: within
+/// `cudaDeviceMask`, and at most one scheduling policy.
+fn check_flags(flags: c_uint) -> Result<(), cudaError_t> {
+    let schedule = flags & SCHEDULE_MASK;
+    if flags & !DEVICE_MASK != 0 || !matches!(schedule, 0 | 1 | 2 | 4) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let drv = driver::get()?;
-    let dev = current_device();
-    let slot = slot(dev)?;
-    // cudaDeviceMapHost is always on for the driver's primary contexts.
-    let driver_flags = flags & !0x08;
-    drv.cuDevicePrimaryCtxSetFlags(dev, driver_flags).ok()?;
-    slot.flags.store(flags, Ordering::Relaxed);
-    bind_primary(drv, dev).map(|_| ())
+    Ok(())
 }
 
-/// `cudaGetDeviceFlags`: the current device's primary-context flags.
+/// Records `flags` on the device's primary context (the driver applies
+/// them to the active context, or at its next activation).
+fn apply_flags(drv: &Driver, dev: c_int, flags: c_uint) -> Result<(), cudaError_t> {
+    let slot = slot(dev)?;
+    // Host mapping is always on for primary contexts; the driver does not
+    // need to hear about it.
+    drv.cuDevicePrimaryCtxSetFlags(dev, flags & !MAP_HOST)
+        .ok()?;
+    slot.flags.store(flags, Ordering::Relaxed);
+    trace::event!(
+        "context",
+        format!("device flags 0x{flags:x} (device {dev})"),
+        "{}: flags 0x{flags:x} set on device {dev}'s primary context",
+        crate::boundary::current_api()
+    );
+    Ok(())
+}
+
+/// `cudaSetDeviceFlags`: sets the current device's primary-context flags
+/// and initializes the device (the primary context is retained, active)
+/// without making it current.
+pub fn set_device_flags(flags: c_uint) -> Result<(), cudaError_t> {
+    check_flags(flags)?;
+    let drv = driver::get()?;
+    let dev = current_device();
+    apply_flags(drv, dev, flags)?;
+    primary(drv, dev).map(|_| ())
+}
+
+/// `cudaGetDeviceFlags`: the flags of the program's own context when one
+/// is current; else the current device's primary-context flags, with
+/// `cudaDeviceMapHost`, which primary contexts always have.
 pub fn get_device_flags() -> Result<c_uint, cudaError_t> {
     let drv = driver::get()?;
+    let mut cur: CUcontext = std::ptr::null_mut();
+    let _ = drv.cuCtxGetCurrent(&mut cur);
+    if !cur.is_null() && !is_runtime_primary(cur) && primary_device_of(drv, cur).is_none() {
+        let mut flags: c_uint = 0;
+        drv.cuCtxGetFlags(&mut flags).ok()?;
+        return Ok(flags);
+    }
     let dev = current_device();
     check_device(dev)?;
     let mut flags: c_uint = 0;
     let mut active: c_int = 0;
     drv.cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active)
         .ok()?;
-    // The runtime always reports host mapping, which primary contexts have.
-    Ok(flags | 0x08)
+    Ok(flags | MAP_HOST)
+}
+
+/// `cudaInitDevice`: initializes `dev` (retains its primary context, with
+/// `device_flags` applied first when `flags` says they are valid) without
+/// making it current or changing the thread's device.
+pub fn init_device(dev: c_int, device_flags: c_uint, flags: c_uint) -> Result<(), cudaError_t> {
+    if flags & !INIT_FLAGS_ARE_VALID != 0 {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let drv = driver::get()?;
+    check_device(dev)?;
+    if flags & INIT_FLAGS_ARE_VALID != 0 {
+        check_flags(device_flags)?;
+        apply_flags(drv, dev, device_flags)?;
+    }
+    primary(drv, dev).map(|_| ())
+}
+
+/// `cudaSetValidDevices`: the devices a thread that never called
+/// `cudaSetDevice` may use, in order of preference; `len` 0 clears the
+/// list. The first device of the list becomes the default device.
+pub fn set_valid_devices(list: *const c_int, len: c_int) -> Result<(), cudaError_t> {
+    if len < 0 {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    if len == 0 {
+        VALID_DEVICES.lock().clear();
+        DEFAULT_DEVICE.store(0, Ordering::Relaxed);
+        return Ok(());
+    }
+    let n = device_count()?;
+    if list.is_null() || len > n {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let mut devices = Vec::with_capacity(len as usize);
+    for i in 0..len as usize {
+        let d = In(list.wrapping_add(i)).read()?;
+        if !(0..n).contains(&d) {
+            return Err(cudaError_t::cudaErrorInvalidDevice);
+        }
+        devices.push(d);
+    }
+    DEFAULT_DEVICE.store(devices[0], Ordering::Relaxed);
+    *VALID_DEVICES.lock() = devices;
+    Ok(())
+}
+
+/// `cudaChooseDevice`: the device that best matches `prop`. A device
+/// scores for a compute capability at least the one asked for (more for
+/// the exact one), at least the global memory and the multiprocessors
+/// asked for; the highest score wins, the lowest ordinal among equals.
+/// Only devices of the `cudaSetValidDevices` list compete when it is set.
+pub fn choose_device(out: Out<c_int>, prop: In<cudaDeviceProp>) -> Result<(), cudaError_t> {
+    out.check()?;
+    let want = prop.read()?;
+    let drv = driver::get()?;
+    let n = device_count()?;
+    if n == 0 {
+        return Err(cudaError_t::cudaErrorNoDevice);
+    }
+    let valid = VALID_DEVICES.lock().clone();
+    let candidates: Vec<c_int> = if valid.is_empty() {
+        (0..n).collect()
+    } else {
+        valid
+    };
+    let attr = |a: cudaDeviceAttr, d: c_int| -> Result<c_int, cudaError_t> {
+        let mut v = 0;
+        drv.cuDeviceGetAttribute(&mut v, a.0 as c_int, d).ok()?;
+        Ok(v)
+    };
+    let mut best: Option<(u32, c_int)> = None;
+    for d in candidates {
+        let cc = (
+            attr(cudaDeviceAttr::cudaDevAttrComputeCapabilityMajor, d)?,
+            attr(cudaDeviceAttr::cudaDevAttrComputeCapabilityMinor, d)?,
+        );
+        let sms = attr(cudaDeviceAttr::cudaDevAttrMultiProcessorCount, d)?;
+        let mut mem = 0usize;
+        drv.cuDeviceTotalMem(&mut mem, d).ok()?;
+        let asked = (want.major, want.minor);
+        let score = 8 * u32::from(cc >= asked)
+            + 4 * u32::from(cc == asked)
+            + 2 * u32::from(mem >= want.totalGlobalMem)
+            + u32::from(sms >= want.multiProcessorCount);
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, d));
+        }
+    }
+    out.write(best.map_or(0, |(_, d)| d))
+}
+
+/// The exit handler's part: releases every primary context the runtime
+/// retained (the driver destroys one whose last reference this was).
+/// Threads that still have one current are bound again if they call in
+/// later (and are refused, since teardown has begun).
+pub fn release_all_at_exit() {
+    let (Some(drv), Some(slots)) = (driver::loaded(), DEVICES.get()) else {
+        return;
+    };
+    for (dev, slot) in slots.iter().enumerate() {
+        // A thread busy retaining at exit keeps its device.
+        let Some(_guard) = slot.lock.try_lock() else {
+            continue;
+        };
+        let ctx = slot.primary.swap(std::ptr::null_mut(), Ordering::AcqRel);
+        if ctx.is_null() {
+            continue;
+        }
+        slot.released.store(ctx, Ordering::Relaxed);
+        ANY_RESET.store(true, Ordering::Relaxed);
+        let span = trace::start();
+        let r = drv.cuDevicePrimaryCtxRelease(dev as c_int);
+        trace::end!(
+            span,
+            "context",
+            format!("release primary context (device {dev})"),
+            "exit: cuDevicePrimaryCtxRelease of device {dev}'s primary context {ctx:p} -> {}",
+            r.0
+        );
+    }
 }
 
 /// `cudaDeviceSynchronize`.
 pub fn synchronize() -> Result<(), cudaError_t> {
     driver::get()?.cuCtxSynchronize(std::ptr::null_mut()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_flags_are_checked() {
+        for ok in [0, 1, 2, 4, 0x08, 0x10, 0x80, 0x1c, 0xf8] {
+            assert_eq!(check_flags(ok), Ok(()), "{ok:#x}");
+        }
+        for bad in [3, 5, 6, 7, 0x100, 0x8000_0000] {
+            assert_eq!(
+                check_flags(bad),
+                Err(cudaError_t::cudaErrorInvalidValue),
+                "{bad:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn threads_start_on_the_default_device() {
+        assert_eq!(current_device(), 0);
+        std::thread::spawn(|| {
+            DEVICE.with(|d| d.set(3));
+            assert_eq!(current_device(), 3);
+        })
+        .join()
+        .unwrap();
+        std::thread::spawn(|| assert_eq!(current_device(), 0))
+            .join()
+            .unwrap();
+    }
 }

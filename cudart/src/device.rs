@@ -1,14 +1,22 @@
-//! Devices: count, properties, attributes, versions, limits, PCI ids.
+//! Devices: count, properties, attributes, versions, limits, PCI ids, and
+//! the device calls beyond the core (P2P attributes, atomic capabilities,
+//! shared-memory bank configuration, 1D linear texture widths, persisting
+//! L2, GPUDirect RDMA flushes, async notifications, NvSciSync attributes).
 //!
 //! `cudaDeviceAttr` shares its numbering with the driver's
 //! `CUdevice_attribute`, so attributes pass straight through;
 //! `cudaDeviceProp` is filled field by field from the same attributes.
 
-use crate::abi::{cudaDeviceAttr as A, cudaDeviceProp, cudaError_t};
-use crate::boundary::Out;
+use crate::abi::{
+    cudaAsyncCallback, cudaAsyncCallbackHandle_t, cudaAtomicOperation, cudaChannelFormatDesc,
+    cudaDeviceAttr as A, cudaDeviceP2PAttr, cudaDeviceProp, cudaError_t,
+    cudaFlushGPUDirectRDMAWritesScope, cudaFlushGPUDirectRDMAWritesTarget, cudaSharedMemConfig,
+    cudaUUID_t,
+};
+use crate::boundary::{In, Out};
 use crate::context;
-use crate::driver::{self, Driver};
-use std::ffi::{c_char, c_int};
+use crate::driver::{self, device::DeviceApi, Driver};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// The runtime version this library implements (13.0).
 pub const RUNTIME_VERSION: c_int = 13000;
@@ -284,4 +292,198 @@ pub fn set_cache_config(config: c_int) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     driver::get()?.cuCtxSetCacheConfig(config).ok()
+}
+
+// ---------------------------------------------------------------------------
+// Device calls beyond the core: each forwards to the driver function of the
+// same meaning; `cudaDeviceP2PAttr`, `cudaAtomicOperation`,
+// `cudaSharedMemConfig` and the GPUDirect RDMA enums share their numbers
+// with the driver's (`CUdevice_P2PAttribute`, `CUatomicOperation`,
+// `CUsharedconfig`, `CUflushGPUDirectRDMAWrites*`).
+
+fn device_api() -> Result<&'static DeviceApi, cudaError_t> {
+    driver::family::<DeviceApi>(false)
+}
+
+/// `cudaDeviceGetP2PAttribute`: the driver's answer for the pair (it
+/// refuses a device paired with itself, as NVIDIA's runtime reports).
+pub fn p2p_attribute(
+    out: Out<c_int>,
+    attr: cudaDeviceP2PAttr,
+    src: c_int,
+    dst: c_int,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    context::check_device(src)?;
+    context::check_device(dst)?;
+    device_api()?
+        .cuDeviceGetP2PAttribute(out.as_ptr(), attr.0, src, dst)
+        .ok()
+}
+
+/// The checks shared by the two atomic-capability queries: `count`
+/// entries are read from `ops` and written to `caps`.
+fn atomic_arrays(
+    caps: *mut c_uint,
+    ops: *const cudaAtomicOperation,
+    count: c_uint,
+) -> Result<(), cudaError_t> {
+    if count > 0 && (caps.is_null() || ops.is_null()) {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    Ok(())
+}
+
+/// `cudaDeviceGetHostAtomicCapabilities`.
+pub fn host_atomic_capabilities(
+    caps: *mut c_uint,
+    ops: *const cudaAtomicOperation,
+    count: c_uint,
+    dev: c_int,
+) -> Result<(), cudaError_t> {
+    atomic_arrays(caps, ops, count)?;
+    context::check_device(dev)?;
+    device_api()?
+        .cuDeviceGetHostAtomicCapabilities(caps, ops, count, dev)
+        .ok()
+}
+
+/// `cudaDeviceGetP2PAtomicCapabilities`.
+pub fn p2p_atomic_capabilities(
+    caps: *mut c_uint,
+    ops: *const cudaAtomicOperation,
+    count: c_uint,
+    src: c_int,
+    dst: c_int,
+) -> Result<(), cudaError_t> {
+    atomic_arrays(caps, ops, count)?;
+    context::check_device(src)?;
+    context::check_device(dst)?;
+    device_api()?
+        .cuDeviceGetP2PAtomicCapabilities(caps, ops, count, src, dst)
+        .ok()
+}
+
+/// `cudaDeviceGetSharedMemConfig` (deprecated): the current context's bank
+/// size from the driver. A driver that no longer has the call answers
+/// with the fixed four-byte banks of every device CUDA 13 supports.
+pub fn get_shared_mem_config(out: Out<cudaSharedMemConfig>) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut v: c_uint = 0;
+    match device_api()?.cuCtxGetSharedMemConfig(&mut v) {
+        driver::CUresult::SUCCESS => out.write(cudaSharedMemConfig(v)),
+        driver::CUresult::ERROR_NOT_FOUND => {
+            out.write(cudaSharedMemConfig::cudaSharedMemBankSizeFourByte)
+        }
+        r => Err(r.to_runtime()),
+    }
+}
+
+/// `cudaDeviceSetSharedMemConfig` (deprecated): handed to the driver,
+/// which ignores it on devices with fixed bank sizes (all of CUDA 13's).
+pub fn set_shared_mem_config(config: cudaSharedMemConfig) -> Result<(), cudaError_t> {
+    if config.0 > cudaSharedMemConfig::cudaSharedMemBankSizeEightByte.0 {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    match device_api()?.cuCtxSetSharedMemConfig(config.0) {
+        driver::CUresult::ERROR_NOT_FOUND => Ok(()),
+        r => r.ok(),
+    }
+}
+
+/// `cudaDeviceGetTexture1DLinearMaxWidth`: the channel format becomes the
+/// driver's array format and channel count.
+pub fn texture_1d_linear_max_width(
+    out: Out<usize>,
+    desc: In<cudaChannelFormatDesc>,
+    dev: c_int,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let desc = desc.read()?;
+    context::check_device(dev)?;
+    let (format, channels) = crate::external::array_format(&desc)?;
+    let mut width = 0usize;
+    device_api()?
+        .cuDeviceGetTexture1DLinearMaxWidth(&mut width, format, channels, dev)
+        .ok()?;
+    out.write(width)
+}
+
+/// `cudaCtxResetPersistingL2Cache`: the current context's persisting lines.
+pub fn reset_persisting_l2_cache() -> Result<(), cudaError_t> {
+    device_api()?.cuCtxResetPersistingL2Cache().ok()
+}
+
+/// `cudaDeviceFlushGPUDirectRDMAWrites`.
+pub fn flush_gpu_direct_rdma_writes(
+    target: cudaFlushGPUDirectRDMAWritesTarget,
+    scope: cudaFlushGPUDirectRDMAWritesScope,
+) -> Result<(), cudaError_t> {
+    device_api()?
+        .cuFlushGPUDirectRDMAWrites(target.0, scope.0)
+        .ok()
+}
+
+/// `cudaDeviceRegisterAsyncNotification`: the caller's callback is
+/// registered with the driver as it is (the two callback types are one C
+/// type, see `driver::device`), so the driver calls it with its own
+/// notification record and the handle returned here.
+pub fn register_async_notification(
+    dev: c_int,
+    callback: cudaAsyncCallback,
+    user_data: *mut c_void,
+    out: Out<cudaAsyncCallbackHandle_t>,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    if callback.is_none() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    context::check_device(dev)?;
+    let mut handle: cudaAsyncCallbackHandle_t = std::ptr::null_mut();
+    device_api()?
+        .cuDeviceRegisterAsyncNotification(dev, callback, user_data, &mut handle)
+        .ok()?;
+    out.write(handle)
+}
+
+/// `cudaDeviceUnregisterAsyncNotification`.
+pub fn unregister_async_notification(
+    dev: c_int,
+    handle: cudaAsyncCallbackHandle_t,
+) -> Result<(), cudaError_t> {
+    context::check_device(dev)?;
+    device_api()?
+        .cuDeviceUnregisterAsyncNotification(dev, handle)
+        .ok()
+}
+
+/// `cudaDeviceGetNvSciSyncAttributes`: fills the caller's NvSciSync
+/// attribute list (the driver answers "not supported" where NvSci is not
+/// installed).
+pub fn nvsci_sync_attributes(
+    list: *mut c_void,
+    dev: c_int,
+    flags: c_int,
+) -> Result<(), cudaError_t> {
+    if list.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    context::check_device(dev)?;
+    device_api()?
+        .cuDeviceGetNvSciSyncAttributes(list, dev, flags)
+        .ok()
+}
+
+/// `cudaGetExportTable`: NVIDIA's private tables of undocumented entry
+/// points, looked up by UUID. A clean-room runtime has none and must not
+/// imitate them, so every UUID is unknown here, answered as NVIDIA's
+/// runtime answers a UUID it does not know (measured with
+/// libcudart.so.13.0.96): the table pointer set to NULL and
+/// `cudaErrorUnknown`, without needing the driver. A caller that probes
+/// for a table sees "not there" and never receives a pointer to call.
+pub fn export_table(out: Out<*const c_void>, id: In<cudaUUID_t>) -> Result<(), cudaError_t> {
+    out.check()?;
+    id.read()?;
+    out.write(std::ptr::null())?;
+    Err(cudaError_t::cudaErrorUnknown)
 }

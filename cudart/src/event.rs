@@ -1,10 +1,15 @@
 //! Events: `cudaEvent_t` is the driver's `CUevent`, passed through.
+//!
+//! Also the events shared between processes (`cudaIpc*EventHandle`: the
+//! runtime's 64-byte handle is the driver's `CUipcEventHandle`) and events
+//! made from an EGL sync object.
 
-use crate::abi::{cudaError_t, cudaEvent_t, cudaStream_t};
+use crate::abi::{cudaError_t, cudaEvent_t, cudaIpcEventHandle_t, cudaStream_t};
 use crate::boundary::Out;
 use crate::driver;
+use crate::driver::stream::StreamApi;
 use crate::launch::driver_stream;
-use std::ffi::c_uint;
+use std::ffi::{c_uint, c_void};
 
 /// `cudaEventCreate` / `cudaEventCreateWithFlags`: the runtime's flags
 /// (Default 0, BlockingSync 1, DisableTiming 2, Interprocess 4) are the
@@ -87,4 +92,50 @@ pub fn elapsed_time(
         .cuEventElapsedTime(&mut ms, start, end)
         .ok()?;
     out.write(ms)
+}
+
+/// `cudaIpcGetEventHandle`: the event must have been created with
+/// `cudaEventInterprocess | cudaEventDisableTiming` (the driver checks).
+pub fn ipc_get_handle(
+    out: Out<cudaIpcEventHandle_t>,
+    event: cudaEvent_t,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    if event.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
+    let mut h = cudaIpcEventHandle_t::default();
+    driver::family::<StreamApi>(false)?
+        .cuIpcGetEventHandle(&mut h, event)
+        .ok()?;
+    out.write(h)
+}
+
+/// `cudaIpcOpenEventHandle`: an event of another process, opened in the
+/// current context.
+pub fn ipc_open_handle(
+    out: Out<cudaEvent_t>,
+    handle: cudaIpcEventHandle_t,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut e = std::ptr::null_mut();
+    driver::family::<StreamApi>(false)?
+        .cuIpcOpenEventHandle(&mut e, handle)
+        .ok()?;
+    out.write(e)
+}
+
+/// `cudaEventCreateFromEGLSync`: the driver's `cuEventCreateFromEGLSync`
+/// (flags must be 0; it answers for platforms without EGL interop).
+pub fn create_from_egl_sync(
+    out: Out<cudaEvent_t>,
+    sync: *mut c_void,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut e = std::ptr::null_mut();
+    driver::family::<StreamApi>(false)?
+        .cuEventCreateFromEGLSync(&mut e, sync, flags)
+        .ok()?;
+    out.write(e)
 }

@@ -37,16 +37,96 @@ pub mod texture;
 pub mod trace;
 
 /// Runs when the library is loaded (before the program's own constructors
-/// register their fatbins): only reads the trace settings.
+/// register their fatbins): reads the trace settings and registers the
+/// `fork` handlers. Touches no driver.
 extern "C" fn on_load() {
     trace::init_from_env();
+    // SAFETY: the three handlers are `extern "C"` functions of this library
+    // that never unwind; pthread_atfork only records them (in glibc, tied
+    // to this library's lifetime through its `__dso_handle`).
+    unsafe {
+        libc::pthread_atfork(Some(fork_prepare), Some(fork_parent), Some(fork_child));
+    }
 }
 
-/// Runs when the library is unloaded at exit: from then on, calls that
-/// would need the driver answer `cudaErrorCudartUnloading`.
+unsafe extern "C" fn fork_prepare() {
+    trace::before_fork();
+}
+
+unsafe extern "C" fn fork_parent() {
+    trace::after_fork(false);
+}
+
+unsafe extern "C" fn fork_child() {
+    trace::after_fork(true);
+    boundary::after_fork_in_child();
+    trace::event!(
+        "runtime",
+        "fork: child process",
+        "fork: child process {}; {}",
+        std::process::id(),
+        if boundary::tearing_down() {
+            "the parent used CUDA: calls that need the driver get cudaErrorInitializationError"
+        } else {
+            "the parent never loaded the driver: CUDA starts fresh here"
+        }
+    );
+}
+
+/// Called once the driver is loaded and initialized (`cuInit` done): the
+/// runtime registers its exit handler now, as NVIDIA's does at its first
+/// initialization. Exit handlers run in reverse order of registration, so
+/// handlers and static destructors registered before the first CUDA call
+/// run after the runtime's teardown and see `cudaErrorCudartUnloading`;
+/// those registered later run before it and can still use CUDA.
+pub(crate) fn on_driver_ready() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `at_exit` is an `extern "C"` function of this library that
+        // never unwinds; atexit only records it (glibc runs it at exit, or
+        // when this library is unloaded, whichever comes first).
+        let r = unsafe { libc::atexit(at_exit) };
+        trace::event!(
+            "runtime",
+            "exit handler registered",
+            "runtime exit handler registered{}",
+            if r == 0 { "" } else { " (failed: teardown at unload only)" }
+        );
+    });
+}
+
+/// The runtime's exit handler: teardown begins (later calls that need the
+/// driver answer `cudaErrorCudartUnloading`) and the primary contexts the
+/// runtime retained are released.
+extern "C" fn at_exit() {
+    let _ = std::panic::catch_unwind(|| {
+        if boundary::begin_teardown() {
+            trace::event!(
+                "runtime",
+                "teardown (exit handler)",
+                "exit: teardown begins; later calls get cudaErrorCudartUnloading"
+            );
+            context::release_all_at_exit();
+        }
+        trace::flush();
+    });
+}
+
+/// Runs when the library is unloaded (at exit, after every exit handler, or
+/// at `dlclose`): teardown, if the exit handler did not begin it, and the
+/// end of the trace (the JSON array is closed here).
 extern "C" fn on_unload() {
-    boundary::begin_teardown();
-    log::info!(target: "cudart::lifecycle", "runtime: unloading; later calls get cudaErrorCudartUnloading");
+    let _ = std::panic::catch_unwind(|| {
+        if boundary::begin_teardown() {
+            trace::event!(
+                "runtime",
+                "teardown (unload)",
+                "unload: teardown begins; later calls get cudaErrorCudartUnloading"
+            );
+        }
+        trace::event!("runtime", "libcudart unloaded", "libcudart.so.13 unloading");
+        trace::finish();
+    });
 }
 
 #[used]

@@ -1,15 +1,36 @@
-//! Memory: device, pinned host and managed allocations, copies and sets.
+//! Memory: device, pinned host and managed allocations, copies and sets in
+//! one, two and three dimensions, batched copies, and managed-memory
+//! prefetch and advice.
 //!
 //! With unified addressing (every device CUDA 13 supports), the driver tells
 //! host from device memory by address, so every copy kind, including
-//! `cudaMemcpyDefault`, goes through `cuMemcpy`/`cuMemcpyAsync`; the kind is
-//! only validated.
+//! `cudaMemcpyDefault`, goes through `cuMemcpy`/`cuMemcpyAsync` or, for 2D
+//! and 3D copies, `CU_MEMORYTYPE_UNIFIED` operands; the kind is only
+//! validated. 2D and 3D copies share one description of their operands
+//! ([`Place`], [`Region`]) with the array copies of [`crate::array`] and the
+//! peer copies of [`crate::peer`].
 
-use crate::abi::{cudaError_t, cudaPointerAttributes, cudaStream_t};
-use crate::boundary::Out;
+use crate::abi::{
+    cudaError_t, cudaExtent, cudaMemLocation, cudaMemRangeAttribute, cudaMemcpy3DBatchOp,
+    cudaMemcpy3DParms, cudaMemcpyAttributes, cudaMemoryAdvise, cudaPitchedPtr,
+    cudaPointerAttributes, cudaPos, cudaStream_t,
+};
+use crate::array;
+use crate::boundary::{In, Out};
+use crate::driver::memory::{
+    CUarray, MemoryApi, CUDA_MEMCPY2D, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_UNIFIED,
+};
 use crate::driver::{self, CUdeviceptr};
 use crate::launch::driver_stream;
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
+
+/// The memory family's driver table (`per_thread`: the flavour whose
+/// functions treat the null stream as the per-thread stream, for the
+/// `_ptds`/`_ptsz` exports).
+#[inline]
+pub(crate) fn api(per_thread: bool) -> Result<&'static MemoryApi, cudaError_t> {
+    driver::family::<MemoryApi>(per_thread)
+}
 
 fn drv(per_thread: bool) -> Result<&'static driver::Driver, cudaError_t> {
     if per_thread {
@@ -157,7 +178,9 @@ pub fn get_info(free: Out<usize>, total: Out<usize>) -> Result<(), cudaError_t> 
     total.write(t)
 }
 
-fn check_kind(kind: c_int) -> Result<(), cudaError_t> {
+/// Checks a `cudaMemcpyKind`. With unified addressing the driver tells
+/// host from device memory by address, so the kind is only validated.
+pub(crate) fn check_kind(kind: c_int) -> Result<(), cudaError_t> {
     if (0..=4).contains(&kind) {
         Ok(())
     } else {
@@ -258,30 +281,6 @@ pub fn memset_2d(
         .ok()
 }
 
-/// The driver's `CUDA_MEMCPY2D`.
-#[repr(C)]
-struct CuMemcpy2D {
-    src_x_bytes: usize,
-    src_y: usize,
-    src_memory_type: c_uint,
-    src_host: *const c_void,
-    src_device: CUdeviceptr,
-    src_array: *mut c_void,
-    src_pitch: usize,
-    dst_x_bytes: usize,
-    dst_y: usize,
-    dst_memory_type: c_uint,
-    dst_host: *mut c_void,
-    dst_device: CUdeviceptr,
-    dst_array: *mut c_void,
-    dst_pitch: usize,
-    width_bytes: usize,
-    height: usize,
-}
-
-/// `CU_MEMORYTYPE_UNIFIED`: the driver works out where each side lives.
-const CU_MEMORYTYPE_UNIFIED: c_uint = 4;
-
 /// `cudaMemcpy2D` / `cudaMemcpy2DAsync`.
 #[allow(clippy::too_many_arguments)]
 pub fn memcpy_2d(
@@ -300,38 +299,11 @@ pub fn memcpy_2d(
         return Ok(());
     }
     if width > dpitch || width > spitch {
-        return Err(cudaError_t(12)); // cudaErrorInvalidPitchValue
+        return Err(cudaError_t::cudaErrorInvalidPitchValue);
     }
-    let p = CuMemcpy2D {
-        src_x_bytes: 0,
-        src_y: 0,
-        src_memory_type: CU_MEMORYTYPE_UNIFIED,
-        src_host: src,
-        src_device: src as CUdeviceptr,
-        src_array: std::ptr::null_mut(),
-        src_pitch: spitch,
-        dst_x_bytes: 0,
-        dst_y: 0,
-        dst_memory_type: CU_MEMORYTYPE_UNIFIED,
-        dst_host: dst,
-        dst_device: dst as CUdeviceptr,
-        dst_array: std::ptr::null_mut(),
-        dst_pitch: dpitch,
-        width_bytes: width,
-        height,
-    };
-    let d = drv(per_thread)?;
-    match stream {
-        None => d
-            .cuMemcpy2DUnaligned(&p as *const CuMemcpy2D as *const c_void)
-            .ok(),
-        Some(s) => d
-            .cuMemcpy2DAsync(
-                &p as *const CuMemcpy2D as *const c_void,
-                driver_stream(s, per_thread),
-            )
-            .ok(),
-    }
+    let src = Region::at(Place::memory(src.cast_mut(), spitch, 0), 0, 0);
+    let dst = Region::at(Place::memory(dst, dpitch, 0), 0, 0);
+    copy_2d(&src, &dst, width, height, stream, per_thread)
 }
 
 /// `cudaPointerGetAttributes`: memory the driver does not know is
@@ -455,4 +427,560 @@ pub fn symbol_size(out: Out<usize>, symbol: *const c_void) -> Result<(), cudaErr
     out.check()?;
     let (_, size) = crate::registry::symbol(symbol)?;
     out.write(size)
+}
+
+// ---------------------------------------------------------------------------
+// The operands of 2D and 3D copies.
+
+/// One operand of a 2D or 3D copy.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Place {
+    /// Host or device memory (the driver tells which by address): rows
+    /// `pitch` bytes apart, `height` rows to a slice (3D copies only).
+    Memory {
+        ptr: *mut c_void,
+        pitch: usize,
+        height: usize,
+    },
+    /// A CUDA array (positions in bytes along x, elements along y and z).
+    Array(CUarray),
+}
+
+impl Place {
+    pub(crate) fn memory(ptr: *mut c_void, pitch: usize, height: usize) -> Self {
+        Place::Memory { ptr, pitch, height }
+    }
+
+    /// The `CUmemorytype`, host pointer, device pointer, array, pitch and
+    /// slice height of this operand in the driver's copy descriptions.
+    fn driver_fields(self) -> (c_uint, *mut c_void, CUdeviceptr, CUarray, usize, usize) {
+        match self {
+            Place::Memory { ptr, pitch, height } => (
+                CU_MEMORYTYPE_UNIFIED,
+                ptr,
+                ptr as CUdeviceptr,
+                std::ptr::null_mut(),
+                pitch,
+                height,
+            ),
+            Place::Array(a) => (CU_MEMORYTYPE_ARRAY, std::ptr::null_mut(), 0, a, 0, 0),
+        }
+    }
+}
+
+/// A position in an operand: `x` in bytes, `y` in rows, `z` in slices.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Region {
+    pub place: Place,
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+}
+
+impl Region {
+    /// A 2D position.
+    pub(crate) fn at(place: Place, x: usize, y: usize) -> Self {
+        Region { place, x, y, z: 0 }
+    }
+}
+
+/// The driver's description of a 2D copy of `width` bytes by `height` rows.
+pub(crate) fn params_2d(src: &Region, dst: &Region, width: usize, height: usize) -> CUDA_MEMCPY2D {
+    let (st, sh, sd, sa, sp, _) = src.place.driver_fields();
+    let (dt, dh, dd, da, dp, _) = dst.place.driver_fields();
+    CUDA_MEMCPY2D {
+        srcXInBytes: src.x,
+        srcY: src.y,
+        srcMemoryType: st,
+        srcHost: sh,
+        srcDevice: sd,
+        srcArray: sa,
+        srcPitch: sp,
+        dstXInBytes: dst.x,
+        dstY: dst.y,
+        dstMemoryType: dt,
+        dstHost: dh,
+        dstDevice: dd,
+        dstArray: da,
+        dstPitch: dp,
+        WidthInBytes: width,
+        Height: height,
+    }
+}
+
+/// Runs a 2D copy: synchronous (`cuMemcpy2DUnaligned`, any alignment) or
+/// in stream order.
+pub(crate) fn copy_2d(
+    src: &Region,
+    dst: &Region,
+    width: usize,
+    height: usize,
+    stream: Option<cudaStream_t>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    let p = params_2d(src, dst, width, height);
+    let api = api(per_thread)?;
+    match stream {
+        None => api.cuMemcpy2DUnaligned(&p).ok(),
+        Some(s) => api.cuMemcpy2DAsync(&p, driver_stream(s, per_thread)).ok(),
+    }
+}
+
+/// The driver's description of a 3D copy of `width` bytes by `height` rows
+/// by `depth` slices.
+pub(crate) fn params_3d(
+    src: &Region,
+    dst: &Region,
+    width: usize,
+    height: usize,
+    depth: usize,
+) -> CUDA_MEMCPY3D {
+    let (st, sh, sd, sa, sp, shh) = src.place.driver_fields();
+    let (dt, dh, dd, da, dp, dhh) = dst.place.driver_fields();
+    CUDA_MEMCPY3D {
+        srcXInBytes: src.x,
+        srcY: src.y,
+        srcZ: src.z,
+        srcLOD: 0,
+        srcMemoryType: st,
+        srcHost: sh,
+        srcDevice: sd,
+        srcArray: sa,
+        reserved0: std::ptr::null_mut(),
+        srcPitch: sp,
+        srcHeight: shh,
+        dstXInBytes: dst.x,
+        dstY: dst.y,
+        dstZ: dst.z,
+        dstLOD: 0,
+        dstMemoryType: dt,
+        dstHost: dh,
+        dstDevice: dd,
+        dstArray: da,
+        reserved1: std::ptr::null_mut(),
+        dstPitch: dp,
+        dstHeight: dhh,
+        WidthInBytes: width,
+        Height: height,
+        Depth: depth,
+    }
+}
+
+/// The source and destination of a runtime 3D copy (`cudaMemcpy3DParms`
+/// or `cudaMemcpy3DPeerParms`) and its width in bytes.
+///
+/// Each side is exactly one of an array or a pitched pointer. Positions and
+/// the extent's width count elements of the array when an array takes
+/// part (both arrays must then have one element size), bytes otherwise.
+pub(crate) fn regions_3d(
+    src_array: CUarray,
+    src_pos: cudaPos,
+    src_ptr: cudaPitchedPtr,
+    dst_array: CUarray,
+    dst_pos: cudaPos,
+    dst_ptr: cudaPitchedPtr,
+    extent: cudaExtent,
+) -> Result<(Region, Region, usize), cudaError_t> {
+    let src_elem = side_element_size(src_array, &src_ptr)?;
+    let dst_elem = side_element_size(dst_array, &dst_ptr)?;
+    let elem = match (src_elem, dst_elem) {
+        (Some(a), Some(b)) if a != b => return Err(cudaError_t::cudaErrorInvalidValue),
+        (Some(e), _) | (None, Some(e)) => e,
+        (None, None) => 1,
+    };
+    let src = side_region(src_array, src_pos, src_ptr, src_elem)?;
+    let dst = side_region(dst_array, dst_pos, dst_ptr, dst_elem)?;
+    let width = extent
+        .width
+        .checked_mul(elem)
+        .ok_or(cudaError_t::cudaErrorInvalidValue)?;
+    Ok((src, dst, width))
+}
+
+/// The element size of an array operand (`None` for a pointer operand);
+/// exactly one of the two must be given.
+fn side_element_size(array: CUarray, ptr: &cudaPitchedPtr) -> Result<Option<usize>, cudaError_t> {
+    match (array.is_null(), ptr.ptr.is_null()) {
+        (false, true) => Ok(Some(array::element_size_of(array)?)),
+        (true, false) => Ok(None),
+        _ => Err(cudaError_t::cudaErrorInvalidValue),
+    }
+}
+
+fn side_region(
+    array: CUarray,
+    pos: cudaPos,
+    ptr: cudaPitchedPtr,
+    elem: Option<usize>,
+) -> Result<Region, cudaError_t> {
+    Ok(match elem {
+        Some(e) => Region {
+            place: Place::Array(array),
+            x: pos
+                .x
+                .checked_mul(e)
+                .ok_or(cudaError_t::cudaErrorInvalidValue)?,
+            y: pos.y,
+            z: pos.z,
+        },
+        None => Region {
+            place: Place::memory(ptr.ptr, ptr.pitch, ptr.ysize),
+            x: pos.x,
+            y: pos.y,
+            z: pos.z,
+        },
+    })
+}
+
+/// `cudaMemcpy3DParms` as the driver's `CUDA_MEMCPY3D`, or `None` for a
+/// copy with nothing to do (an extent with a zero dimension). Public for
+/// the rooms that put 3D copies into graphs.
+pub fn to_driver_3d(p: &cudaMemcpy3DParms) -> Result<Option<CUDA_MEMCPY3D>, cudaError_t> {
+    check_kind(p.kind.0 as c_int)?;
+    let (src, dst, width) = regions_3d(
+        p.srcArray, p.srcPos, p.srcPtr, p.dstArray, p.dstPos, p.dstPtr, p.extent,
+    )?;
+    let e = p.extent;
+    if e.width == 0 || e.height == 0 || e.depth == 0 {
+        return Ok(None);
+    }
+    Ok(Some(params_3d(&src, &dst, width, e.height, e.depth)))
+}
+
+// ---------------------------------------------------------------------------
+// 3D allocation, copies and sets.
+
+/// `cudaMalloc3D`: pitched memory for `depth` slices of `height` rows of
+/// `width` bytes. An extent with a zero dimension allocates nothing.
+pub fn malloc_3d(out: Out<cudaPitchedPtr>, extent: cudaExtent) -> Result<(), cudaError_t> {
+    out.check()?;
+    let cudaExtent {
+        width,
+        height,
+        depth,
+    } = extent;
+    if width == 0 || height == 0 || depth == 0 {
+        return out.write(cudaPitchedPtr {
+            ptr: std::ptr::null_mut(),
+            pitch: 0,
+            xsize: width,
+            ysize: height,
+        });
+    }
+    let rows = height
+        .checked_mul(depth)
+        .ok_or(cudaError_t::cudaErrorInvalidValue)?;
+    let mut p: CUdeviceptr = 0;
+    let mut pitch = 0usize;
+    api(false)?
+        .cuMemAllocPitch(&mut p, &mut pitch, width, rows, 16)
+        .ok()?;
+    out.write(cudaPitchedPtr {
+        ptr: p as *mut c_void,
+        pitch,
+        xsize: width,
+        ysize: height,
+    })
+}
+
+/// `cudaMemcpy3D`/`cudaMemcpy3DAsync` (and `_ptds`/`_ptsz`).
+pub fn memcpy_3d(
+    p: In<cudaMemcpy3DParms>,
+    stream: Option<cudaStream_t>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    let Some(c) = to_driver_3d(&p.read()?)? else {
+        return Ok(());
+    };
+    let api = api(per_thread)?;
+    match stream {
+        None => api.cuMemcpy3D(&c).ok(),
+        Some(s) => api.cuMemcpy3DAsync(&c, driver_stream(s, per_thread)).ok(),
+    }
+}
+
+/// `cudaMemset2DAsync` (and `_ptsz`).
+pub fn memset_2d_async(
+    dst: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    api(per_thread)?
+        .cuMemsetD2D8Async(
+            dst as CUdeviceptr,
+            pitch,
+            value as u8,
+            width,
+            height,
+            driver_stream(stream, per_thread),
+        )
+        .ok()
+}
+
+/// `cudaMemset3D`/`cudaMemset3DAsync` (and `_ptds`/`_ptsz`): `extent.width`
+/// is in bytes; slices lie `pitch * ysize` bytes apart. When the extent
+/// covers whole slices the slices form one 2D set, otherwise one per slice.
+pub fn memset_3d(
+    p: cudaPitchedPtr,
+    value: c_int,
+    extent: cudaExtent,
+    stream: Option<cudaStream_t>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    let cudaExtent {
+        width,
+        height,
+        depth,
+    } = extent;
+    if width == 0 || height == 0 || depth == 0 {
+        return Ok(());
+    }
+    if depth > 1 && height > p.ysize {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    let api = api(per_thread)?;
+    let set = |base: CUdeviceptr, rows: usize| match stream {
+        None => api
+            .cuMemsetD2D8(base, p.pitch, value as u8, width, rows)
+            .ok(),
+        Some(s) => api
+            .cuMemsetD2D8Async(
+                base,
+                p.pitch,
+                value as u8,
+                width,
+                rows,
+                driver_stream(s, per_thread),
+            )
+            .ok(),
+    };
+    let base = p.ptr as CUdeviceptr;
+    if depth == 1 || height == p.ysize {
+        let rows = height
+            .checked_mul(depth)
+            .ok_or(cudaError_t::cudaErrorInvalidValue)?;
+        return set(base, rows);
+    }
+    let slice = p
+        .pitch
+        .checked_mul(p.ysize)
+        .ok_or(cudaError_t::cudaErrorInvalidValue)?;
+    for z in 0..depth {
+        set(base + (z * slice) as CUdeviceptr, height)?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Batched copies.
+
+/// `cudaMemcpyBatchAsync` (and `_ptsz`): the runtime's arrays and
+/// attributes are the driver's (`void *` is a `CUdeviceptr`).
+#[allow(clippy::too_many_arguments)]
+pub fn memcpy_batch_async(
+    dsts: *const *mut c_void,
+    srcs: *const *const c_void,
+    sizes: *const usize,
+    count: usize,
+    attrs: *mut cudaMemcpyAttributes,
+    attrs_idxs: *mut usize,
+    num_attrs: usize,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuMemcpyBatchAsync(
+            dsts as *mut CUdeviceptr,
+            srcs as *mut CUdeviceptr,
+            sizes.cast_mut(),
+            count,
+            attrs,
+            attrs_idxs,
+            num_attrs,
+            driver_stream(stream, per_thread),
+        )
+        .ok()
+}
+
+/// `cudaMemcpy3DBatchAsync` (and `_ptsz`): `cudaMemcpy3DBatchOp` is the
+/// driver's `CUDA_MEMCPY3D_BATCH_OP`.
+pub fn memcpy_3d_batch_async(
+    num_ops: usize,
+    ops: *mut cudaMemcpy3DBatchOp,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuMemcpy3DBatchAsync(num_ops, ops, flags, driver_stream(stream, per_thread))
+        .ok()
+}
+
+// ---------------------------------------------------------------------------
+// Managed memory: prefetch, discard, advice, range attributes.
+
+/// `cudaMemPrefetchAsync` (and `_ptsz`): `cuMemPrefetchAsync_v2`, the
+/// location passed as it is (`cudaMemLocation` is `CUmemLocation`).
+pub fn prefetch_async(
+    ptr: *const c_void,
+    count: usize,
+    location: cudaMemLocation,
+    flags: c_uint,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuMemPrefetchAsync(
+            ptr as CUdeviceptr,
+            count,
+            location,
+            flags,
+            driver_stream(stream, per_thread),
+        )
+        .ok()
+}
+
+/// The arrays of a batched prefetch or discard, as the runtime passes them.
+#[derive(Copy, Clone, Debug)]
+pub struct Batch {
+    pub dptrs: *mut *mut c_void,
+    pub sizes: *mut usize,
+    pub count: usize,
+}
+
+/// Where a batched prefetch goes: `locations[k]` applies from operation
+/// `indices[k]` on.
+#[derive(Copy, Clone, Debug)]
+pub struct Targets {
+    pub locations: *mut cudaMemLocation,
+    pub indices: *mut usize,
+    pub count: usize,
+}
+
+/// `cudaMemPrefetchBatchAsync` (and `_ptsz`).
+pub fn prefetch_batch_async(
+    batch: Batch,
+    targets: Targets,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuMemPrefetchBatchAsync(
+            batch.dptrs.cast(),
+            batch.sizes,
+            batch.count,
+            targets.locations,
+            targets.indices,
+            targets.count,
+            flags,
+            driver_stream(stream, per_thread),
+        )
+        .ok()
+}
+
+/// `cudaMemDiscardBatchAsync` (and `_ptsz`).
+pub fn discard_batch_async(
+    batch: Batch,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuMemDiscardBatchAsync(
+            batch.dptrs.cast(),
+            batch.sizes,
+            batch.count,
+            flags,
+            driver_stream(stream, per_thread),
+        )
+        .ok()
+}
+
+/// `cudaMemDiscardAndPrefetchBatchAsync` (and `_ptsz`).
+pub fn discard_and_prefetch_batch_async(
+    batch: Batch,
+    targets: Targets,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuMemDiscardAndPrefetchBatchAsync(
+            batch.dptrs.cast(),
+            batch.sizes,
+            batch.count,
+            targets.locations,
+            targets.indices,
+            targets.count,
+            flags,
+            driver_stream(stream, per_thread),
+        )
+        .ok()
+}
+
+/// `cudaMemAdvise`: `cuMemAdvise_v2`; the advice numbers are the driver's.
+pub fn advise(
+    ptr: *const c_void,
+    count: usize,
+    advice: cudaMemoryAdvise,
+    location: cudaMemLocation,
+) -> Result<(), cudaError_t> {
+    api(false)?
+        .cuMemAdvise(ptr as CUdeviceptr, count, advice.0 as c_int, location)
+        .ok()
+}
+
+/// `cudaMemRangeGetAttribute`: the attribute numbers and value layouts are
+/// the driver's (device ordinals, `cudaCpuDeviceId` = `CU_DEVICE_CPU`).
+pub fn range_get_attribute(
+    data: *mut c_void,
+    data_size: usize,
+    attribute: cudaMemRangeAttribute,
+    ptr: *const c_void,
+    count: usize,
+) -> Result<(), cudaError_t> {
+    if data.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    api(false)?
+        .cuMemRangeGetAttribute(
+            data,
+            data_size,
+            attribute.0 as c_int,
+            ptr as CUdeviceptr,
+            count,
+        )
+        .ok()
+}
+
+/// `cudaMemRangeGetAttributes`.
+pub fn range_get_attributes(
+    data: *mut *mut c_void,
+    data_sizes: *mut usize,
+    attributes: *mut cudaMemRangeAttribute,
+    num_attributes: usize,
+    ptr: *const c_void,
+    count: usize,
+) -> Result<(), cudaError_t> {
+    if data.is_null() || data_sizes.is_null() || attributes.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    api(false)?
+        .cuMemRangeGetAttributes(
+            data,
+            data_sizes,
+            attributes.cast(),
+            num_attributes,
+            ptr as CUdeviceptr,
+            count,
+        )
+        .ok()
 }

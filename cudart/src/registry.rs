@@ -15,12 +15,13 @@
 use crate::abi::cudaError_t;
 use crate::boundary::{In, Out};
 use crate::driver::{self, CUdeviceptr, CUkernel, CUlibrary};
+use crate::trace;
 use once_cell::sync::Lazy;
 use parking_lot::{Mutex, RwLock};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 const FATBIN_WRAPPER_MAGIC: u32 = 0x466243B1;
@@ -49,6 +50,11 @@ pub struct Fatbin {
     load_lock: Mutex<()>,
     /// Managed variables: (host pointer slot, name) to fill on load.
     managed: Mutex<Vec<(usize, usize)>>,
+    /// Kernels and variables registered for it (for the trace).
+    kernels: AtomicU32,
+    vars: AtomicU32,
+    /// When its registration began (only when the trace is on).
+    registered: Option<trace::Start>,
 }
 
 /// One registered kernel: the host stub is the key every launch uses.
@@ -109,6 +115,7 @@ impl Fatbin {
             return Ok(lib);
         }
         let drv = driver::get()?;
+        let span = trace::start();
         let mut lib: CUlibrary = std::ptr::null_mut();
         let r = drv.cuLibraryLoadData(
             &mut lib,
@@ -121,7 +128,16 @@ impl Fatbin {
             0,
         );
         if r != driver::CUresult::SUCCESS {
-            log::info!(target: "cudart::lifecycle", "module: cuLibraryLoadData of fatbin #{} failed with {}", self.id, r.0);
+            trace::end!(
+                span,
+                "module",
+                format!("library load #{} failed", self.id),
+                "cuLibraryLoadData of fatbin #{} ({}) failed with {} (needed by {})",
+                self.id,
+                trace::origin_of(self.wrapper),
+                r.0,
+                crate::boundary::current_api()
+            );
             return Err(match r.0 {
                 // No image for this device in the fatbin.
                 209 => cudaError_t(209),
@@ -129,13 +145,19 @@ impl Fatbin {
                 _ => r.to_runtime(),
             });
         }
-        log::info!(
-            target: "cudart::lifecycle",
-            "module: fatbin #{} ({}) loaded as library {lib:p} (first needed by {} on thread {})",
+        trace::end!(
+            span,
+            "module",
+            format!(
+                "library load #{} ({})",
+                self.id,
+                trace::file_name(&trace::origin_of(self.wrapper))
+            ),
+            "cuLibraryLoadData: fatbin #{} of {} loaded as library {lib:p} (first needed by {} on thread {})",
             self.id,
-            crate::trace::origin_of(self.wrapper),
+            trace::origin_of(self.wrapper),
             crate::boundary::current_api(),
-            crate::trace::thread_label()
+            trace::thread_label()
         );
         self.library.store(lib, Ordering::Release);
         Ok(lib)
@@ -151,6 +173,7 @@ impl Kernel {
         }
         let lib = self.fatbin.library()?;
         let name = name_of(self.name);
+        let span = trace::start();
         let mut h: CUkernel = std::ptr::null_mut();
         let r = driver::get()?.cuLibraryGetKernel(&mut h, lib, name.as_ptr());
         if r != driver::CUresult::SUCCESS {
@@ -159,9 +182,11 @@ impl Kernel {
                 _ => r.to_runtime(),
             });
         }
-        log::info!(
-            target: "cudart::lifecycle",
-            "module: kernel {} resolved to {h:p} from library of fatbin #{} (by {})",
+        trace::end!(
+            span,
+            "module",
+            format!("kernel resolve {}", name.to_string_lossy()),
+            "cuLibraryGetKernel: kernel {} resolved to {h:p} from the library of fatbin #{} (by {})",
             name.to_string_lossy(),
             self.fatbin.id,
             crate::boundary::current_api()
@@ -196,9 +221,23 @@ pub fn register_fatbin(wrapper: *const c_void) -> Result<*mut *mut c_void, cudaE
         library: AtomicPtr::new(std::ptr::null_mut()),
         load_lock: Mutex::new(()),
         managed: Mutex::new(Vec::new()),
+        kernels: AtomicU32::new(0),
+        vars: AtomicU32::new(0),
+        registered: trace::start(),
     });
     let handle = Arc::as_ptr(&fatbin) as *mut *mut c_void;
-    log::debug!(target: "cudart::lifecycle", "registry: fatbin #{} registered (wrapper {wrapper:p}, version {})", fatbin.id, w.version);
+    if trace::enabled() && trace::detail() {
+        trace::emit_instant(
+            "registry",
+            &format!("register fatbin #{}", fatbin.id),
+            format_args!(
+                "__cudaRegisterFatBinary: fatbin #{} (wrapper {wrapper:p}, version {}) from {}",
+                fatbin.id,
+                w.version,
+                trace::origin_of(wrapper as usize)
+            ),
+        );
+    }
     reg.fatbins.insert(handle as usize, fatbin);
     Ok(handle)
 }
@@ -210,20 +249,22 @@ fn fatbin_of(reg: &Registry, handle: *mut *mut c_void) -> Result<Arc<Fatbin>, cu
         .ok_or(cudaError_t::cudaErrorInvalidResourceHandle)
 }
 
-/// `__cudaRegisterFatBinaryEnd`: nothing to do until the first use.
+/// `__cudaRegisterFatBinaryEnd`: nothing to do until the first use. The
+/// trace's registration span ends here.
 pub fn register_fatbin_end(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
-    let reg = REGISTRY.read();
-    let fb = fatbin_of(&reg, handle)?;
-    let kernels = reg
-        .kernels
-        .values()
-        .filter(|k| Arc::ptr_eq(&k.fatbin, &fb))
-        .count();
-    log::info!(
-        target: "cudart::lifecycle",
-        "registry: fatbin #{} registered with {kernels} kernels (no driver call; loads on first use)",
-        fb.id
-    );
+    let fb = fatbin_of(&REGISTRY.read(), handle)?;
+    if fb.registered.is_some() {
+        let origin = trace::origin_of(fb.wrapper);
+        trace::end!(
+            fb.registered,
+            "registry",
+            format!("registration #{} ({})", fb.id, trace::file_name(&origin)),
+            "fatbin #{} of {origin} registered with {} kernels and {} variables (before main if a constructor did it; no driver call, loads on first use)",
+            fb.id,
+            fb.kernels.load(Ordering::Relaxed),
+            fb.vars.load(Ordering::Relaxed)
+        );
+    }
     Ok(())
 }
 
@@ -238,6 +279,7 @@ pub fn register_function(
     }
     let mut reg = REGISTRY.write();
     let fatbin = fatbin_of(&reg, handle)?;
+    fatbin.kernels.fetch_add(1, Ordering::Relaxed);
     reg.kernels.insert(
         stub as usize,
         Arc::new(Kernel {
@@ -263,6 +305,7 @@ pub fn register_var(
     }
     let mut reg = REGISTRY.write();
     let fatbin = fatbin_of(&reg, handle)?;
+    fatbin.vars.fetch_add(1, Ordering::Relaxed);
     if let Some(slot) = managed_slot {
         fatbin.managed.lock().push((slot as usize, name as usize));
     }
@@ -297,9 +340,10 @@ pub fn init_module(handle: *mut *mut c_void) -> Result<c_char, cudaError_t> {
             reg.vars.insert(dptr as usize, var);
         }
         drop(reg);
-        log::info!(
-            target: "cudart::lifecycle",
-            "module: managed variable {} of fatbin #{} at {dptr:#x}",
+        trace::event!(
+            "module",
+            format!("managed variable {}", name_of(name).to_string_lossy()),
+            "managed variable {} of fatbin #{} at {dptr:#x} (eager: __cudaInitModule)",
             name_of(name).to_string_lossy(),
             fb.id
         );
@@ -311,6 +355,7 @@ pub fn init_module(handle: *mut *mut c_void) -> Result<c_char, cudaError_t> {
 /// its library (not while the process is exiting: the driver may already
 /// be gone, and the process's end frees everything anyway).
 pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
+    let span = trace::start();
     let mut reg = REGISTRY.write();
     let fb = reg
         .fatbins
@@ -326,11 +371,24 @@ pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
             let _ = drv.cuLibraryUnload(lib);
         }
     }
-    log::info!(
-        target: "cudart::lifecycle",
-        "registry: fatbin #{} unregistered{}",
+    trace::end!(
+        span,
+        "registry",
+        format!(
+            "unregister #{} ({})",
+            fb.id,
+            trace::file_name(&trace::origin_of(fb.wrapper))
+        ),
+        "__cudaUnregisterFatBinary: fatbin #{} of {} forgotten{}",
         fb.id,
-        if lib.is_null() { " (never loaded)" } else { ", library unloaded" }
+        trace::origin_of(fb.wrapper),
+        if lib.is_null() {
+            " (never loaded)"
+        } else if crate::boundary::tearing_down() {
+            " (library left to the driver: teardown has begun)"
+        } else {
+            ", library unloaded (cuLibraryUnload)"
+        }
     );
     Ok(())
 }
@@ -407,15 +465,19 @@ pub fn symbol(host: *const c_void) -> Result<(CUdeviceptr, usize), cudaError_t> 
 /// Called by `cudaDeviceReset` before the primary context goes: libraries
 /// are context-independent, so kernels stay valid and reload lazily.
 pub fn before_context_reset(ctx: *mut c_void) {
+    if !trace::enabled() {
+        return;
+    }
     let loaded = REGISTRY
         .read()
         .fatbins
         .values()
         .filter(|f| !f.library.load(Ordering::Relaxed).is_null())
         .count();
-    log::info!(
-        target: "cudart::lifecycle",
-        "module: context {ctx:p} resets; {loaded} loaded libraries stay and load again into the next context on use"
+    trace::event!(
+        "module",
+        "context reset: libraries stay",
+        "context {ctx:p} resets; {loaded} loaded libraries stay and load again into the next context on use"
     );
 }
 

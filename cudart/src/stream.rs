@@ -1,7 +1,19 @@
 //! Streams: `cudaStream_t` is the driver's `CUstream`, passed through.
+//!
+//! Beyond creation, synchronization and callbacks, this room holds stream
+//! capture (into graphs), stream attributes, ids and devices, and managed
+//! memory attachment. Capture statuses and modes, edge data, attribute ids
+//! and values, and the `cudaMemAttach*` flags are the driver's own numbers
+//! and layouts (see `driver/stream.rs`), so they pass through unchanged.
+//! Every `per_thread` function serves both the plain export and its
+//! `_ptsz` variant: the null stream of the latter is the per-thread stream.
 
-use crate::abi::{cudaError_t, cudaStream_t};
-use crate::boundary::Out;
+use crate::abi::{
+    cudaError_t, cudaGraphEdgeData, cudaGraphNode_t, cudaGraph_t, cudaLaunchAttributeID,
+    cudaLaunchAttributeValue, cudaStreamCaptureMode, cudaStreamCaptureStatus, cudaStream_t,
+};
+use crate::boundary::{In, Out};
+use crate::driver::stream::StreamApi;
 use crate::driver::{self, CUresult};
 use crate::launch::driver_stream;
 use std::ffi::{c_int, c_uint, c_void};
@@ -160,5 +172,226 @@ pub fn add_callback(
     };
     driver::get()?
         .cuStreamAddCallback(driver_stream(stream, per_thread), Some(cb), data, 0)
+        .ok()
+}
+
+/// The stream family's driver table for a plain (`false`) or `_ptsz`
+/// (`true`) export.
+fn api(per_thread: bool) -> Result<&'static StreamApi, cudaError_t> {
+    driver::family::<StreamApi>(per_thread)
+}
+
+/// A capture mode the runtime defines (Global 0, ThreadLocal 1, Relaxed 2).
+fn check_mode(mode: cudaStreamCaptureMode) -> Result<(), cudaError_t> {
+    if mode.0 <= cudaStreamCaptureMode::cudaStreamCaptureModeRelaxed.0 {
+        Ok(())
+    } else {
+        Err(cudaError_t::cudaErrorInvalidValue)
+    }
+}
+
+/// `cudaStreamBeginCapture` (and `_ptsz`).
+pub fn begin_capture(
+    stream: cudaStream_t,
+    mode: cudaStreamCaptureMode,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    check_mode(mode)?;
+    api(per_thread)?
+        .cuStreamBeginCapture(driver_stream(stream, per_thread), mode)
+        .ok()
+}
+
+/// `cudaStreamBeginCaptureToGraph` (and `_ptsz`): capture into an existing
+/// graph, after the given nodes (with optional edge data).
+pub fn begin_capture_to_graph(
+    stream: cudaStream_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    edges: *const cudaGraphEdgeData,
+    n: usize,
+    mode: cudaStreamCaptureMode,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    check_mode(mode)?;
+    api(per_thread)?
+        .cuStreamBeginCaptureToGraph(
+            driver_stream(stream, per_thread),
+            graph,
+            deps,
+            edges,
+            n,
+            mode,
+        )
+        .ok()
+}
+
+/// `cudaStreamEndCapture` (and `_ptsz`).
+pub fn end_capture(
+    stream: cudaStream_t,
+    graph: Out<cudaGraph_t>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    graph.check()?;
+    // Straight into the caller's location: an invalidated capture ends
+    // with NULL there, exactly as the driver writes it.
+    api(per_thread)?
+        .cuStreamEndCapture(driver_stream(stream, per_thread), graph.as_ptr())
+        .ok()
+}
+
+/// `cudaStreamIsCapturing` (and `_ptsz`).
+pub fn is_capturing(
+    stream: cudaStream_t,
+    status: Out<cudaStreamCaptureStatus>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    status.check()?;
+    let mut st = cudaStreamCaptureStatus::cudaStreamCaptureStatusNone;
+    api(per_thread)?
+        .cuStreamIsCapturing(driver_stream(stream, per_thread), &mut st)
+        .ok()?;
+    status.write(st)
+}
+
+/// The optional out-parameters of `cudaStreamGetCaptureInfo`, each NULL
+/// when the caller does not want it (the driver writes through them).
+pub struct CaptureInfoOut {
+    pub id: *mut u64,
+    pub graph: *mut cudaGraph_t,
+    pub deps: *mut *const cudaGraphNode_t,
+    pub edges: *mut *const cudaGraphEdgeData,
+    pub count: *mut usize,
+}
+
+/// `cudaStreamGetCaptureInfo` (and `_ptsz`), CUDA 13's form with edge
+/// data: the driver's `cuStreamGetCaptureInfo_v3`.
+pub fn get_capture_info(
+    stream: cudaStream_t,
+    status: Out<cudaStreamCaptureStatus>,
+    out: CaptureInfoOut,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    status.check()?;
+    if !out.edges.is_null() && out.deps.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    api(per_thread)?
+        .cuStreamGetCaptureInfo(
+            driver_stream(stream, per_thread),
+            status.as_ptr(),
+            out.id,
+            out.graph,
+            out.deps,
+            out.edges,
+            out.count,
+        )
+        .ok()
+}
+
+/// `cudaStreamUpdateCaptureDependencies` (and `_ptsz`): add to (flags 0)
+/// or replace (flags 1) the set of nodes the next captured node depends on.
+/// The flags and arrays are checked by the driver, in its order (a stream
+/// that is not capturing is refused first).
+pub fn update_capture_dependencies(
+    stream: cudaStream_t,
+    deps: *mut cudaGraphNode_t,
+    edges: *const cudaGraphEdgeData,
+    n: usize,
+    flags: c_uint,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuStreamUpdateCaptureDependencies(driver_stream(stream, per_thread), deps, edges, n, flags)
+        .ok()
+}
+
+/// `cudaThreadExchangeStreamCaptureMode`: sets the thread's capture
+/// interaction mode and hands back the previous one in the same place.
+pub fn exchange_capture_mode(mode: Out<cudaStreamCaptureMode>) -> Result<(), cudaError_t> {
+    let mut m = In(mode.as_ptr().cast_const()).read()?;
+    check_mode(m)?;
+    api(false)?.cuThreadExchangeStreamCaptureMode(&mut m).ok()?;
+    mode.write(m)
+}
+
+/// `cudaStreamGetAttribute` (and `_ptsz`): stream attributes are launch
+/// attributes with the driver's ids and value layout.
+pub fn get_attribute(
+    stream: cudaStream_t,
+    attr: cudaLaunchAttributeID,
+    value: Out<cudaLaunchAttributeValue>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    value.check()?;
+    let mut v = cudaLaunchAttributeValue::default();
+    api(per_thread)?
+        .cuStreamGetAttribute(driver_stream(stream, per_thread), attr, &mut v)
+        .ok()?;
+    value.write(v)
+}
+
+/// `cudaStreamSetAttribute` (and `_ptsz`).
+pub fn set_attribute(
+    stream: cudaStream_t,
+    attr: cudaLaunchAttributeID,
+    value: In<cudaLaunchAttributeValue>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    let v = value.read()?;
+    api(per_thread)?
+        .cuStreamSetAttribute(driver_stream(stream, per_thread), attr, &v)
+        .ok()
+}
+
+/// `cudaStreamCopyAttributes` (and `_ptsz`).
+pub fn copy_attributes(
+    dst: cudaStream_t,
+    src: cudaStream_t,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuStreamCopyAttributes(
+            driver_stream(dst, per_thread),
+            driver_stream(src, per_thread),
+        )
+        .ok()
+}
+
+/// `cudaStreamGetId` (and `_ptsz`): the driver's process-unique id.
+pub fn get_id(stream: cudaStream_t, out: Out<u64>, per_thread: bool) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut id = 0u64;
+    api(per_thread)?
+        .cuStreamGetId(driver_stream(stream, per_thread), &mut id)
+        .ok()?;
+    out.write(id)
+}
+
+/// `cudaStreamGetDevice` (and `_ptsz`): the ordinal of the stream's device.
+pub fn get_device(
+    stream: cudaStream_t,
+    out: Out<c_int>,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    out.check()?;
+    let mut dev = 0;
+    api(per_thread)?
+        .cuStreamGetDevice(driver_stream(stream, per_thread), &mut dev)
+        .ok()?;
+    out.write(dev)
+}
+
+/// `cudaStreamAttachMemAsync` (and `_ptsz`): `cudaMemAttachGlobal` 1,
+/// `Host` 2, `Single` 4 are the driver's `CU_MEM_ATTACH_*`, checked there.
+pub fn attach_mem_async(
+    stream: cudaStream_t,
+    ptr: *mut c_void,
+    length: usize,
+    flags: c_uint,
+    per_thread: bool,
+) -> Result<(), cudaError_t> {
+    api(per_thread)?
+        .cuStreamAttachMemAsync(driver_stream(stream, per_thread), ptr as u64, length, flags)
         .ok()
 }

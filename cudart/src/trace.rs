@@ -1,25 +1,130 @@
-//! The lifecycle trace: a `log` logger that shows when the runtime loads
-//! the driver, retains and binds contexts, registers and loads modules,
-//! resolves kernels, and for which call and thread.
+//! The lifecycle trace: when the runtime loads the driver, retains and binds
+//! contexts, registers and loads modules, resolves kernels, tears down, and
+//! for which call on which thread.
 //!
-//! Off by default. `CUDART_TRACE=1` (or `lifecycle`) prints the lifecycle
-//! events; `CUDART_TRACE=debug` adds per-registration detail. Lines go to
-//! stderr, or to the file named by `CUDART_TRACE_FILE`. Each line reads
-//! `[cudart +<ms since load> <thread>] <room>: <event>`.
+//! Off by default. Two outputs, either or both:
+//! - `CUDART_TRACE=1` (or `lifecycle`): readable lines on stderr, or in the
+//!   file named by `CUDART_TRACE_FILE`. Each line reads
+//!   `[cudart +<ms since load> T<n>/<tid>] <room>: <event>`; a span (an
+//!   event that takes time) is printed when it ends, stamped with its start
+//!   and followed by its duration in brackets.
+//! - `CUDART_TRACE_JSON=path`: Chrome trace-event JSON (the array format)
+//!   that Perfetto and `chrome://tracing` open: one lane per thread (named
+//!   with metadata events), `X` events for spans, `i` events for instants.
+//!   The closing `]` is written when the library is unloaded at exit; a
+//!   process killed earlier leaves a file both viewers still accept.
+//!
+//! `CUDART_TRACE=debug` adds per-registration detail; `CUDART_TRACE=all`
+//! adds every runtime API call as a span (launches and memory calls
+//! included). Setting only `CUDART_TRACE_JSON` records the lifecycle events
+//! in JSON alone; `CUDART_TRACE=all` with it records the calls there too.
+//!
+//! Cost when off: every event site first reads [`ENABLED`] (one relaxed
+//! atomic load) and formats nothing; the per-call span in
+//! [`crate::boundary::call`] reads [`API_CALLS`] the same way. Everything
+//! that runs when the trace is on lives in `#[cold]` functions.
 
+use parking_lot::Mutex;
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::ffi::{c_void, CStr};
-use std::io::Write;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::fmt::{self, Write as _};
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-struct Tracer {
-    start: Instant,
-    sink: parking_lot::Mutex<Box<dyn Write + Send>>,
+/// Whether any trace output is on: the one check every event site makes.
+pub static ENABLED: AtomicBool = AtomicBool::new(false);
+/// `CUDART_TRACE=all`: every runtime API call is a span.
+pub static API_CALLS: AtomicBool = AtomicBool::new(false);
+/// `CUDART_TRACE=debug` (or `all`): per-registration detail.
+static DETAIL: AtomicBool = AtomicBool::new(false);
+
+/// Whether the trace is on (one relaxed load).
+#[inline(always)]
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
 }
 
-static TRACER: OnceLock<Tracer> = OnceLock::new();
+/// Whether per-registration detail is wanted (only read when enabled).
+pub fn detail() -> bool {
+    DETAIL.load(Ordering::Relaxed)
+}
+
+/// When a span began (nanoseconds since the library was loaded).
+#[derive(Copy, Clone, Debug)]
+pub struct Start(u64);
+
+/// The start of a span: `Some` only when the trace is on.
+#[inline(always)]
+pub fn start() -> Option<Start> {
+    if enabled() {
+        Some(Start(now_ns()))
+    } else {
+        None
+    }
+}
+
+/// The start of an API-call span: `Some` only with `CUDART_TRACE=all`.
+#[inline(always)]
+pub fn api_start() -> Option<Start> {
+    if API_CALLS.load(Ordering::Relaxed) {
+        Some(Start(now_ns()))
+    } else {
+        None
+    }
+}
+
+impl Start {
+    /// Now (for spans whose start is stored, e.g. a fatbin's registration).
+    pub fn now() -> Start {
+        Start(now_ns())
+    }
+}
+
+/// Records an instant event: `event!(room, name, "format", args...)`. The
+/// name and the text are only built when the trace is on.
+macro_rules! event {
+    ($room:expr, $name:expr, $($fmt:tt)+) => {
+        if $crate::trace::enabled() {
+            $crate::trace::emit_instant($room, &*$name, format_args!($($fmt)+));
+        }
+    };
+}
+pub(crate) use event;
+
+/// Ends a span begun with [`start`]:
+/// `end!(start, room, name, "format", args...)`; nothing when it is `None`.
+macro_rules! end {
+    ($start:expr, $room:expr, $name:expr, $($fmt:tt)+) => {
+        if let Some(s) = $start {
+            $crate::trace::emit_span(s, $room, &*$name, format_args!($($fmt)+));
+        }
+    };
+}
+pub(crate) use end;
+
+/// Where the trace goes, set up once at library load.
+struct Sinks {
+    origin: Instant,
+    pid: u32,
+    text: Option<Mutex<Box<dyn Write + Send>>>,
+    json: Option<Mutex<Json>>,
+}
+
+/// The JSON array being written.
+struct Json {
+    out: BufWriter<std::fs::File>,
+    /// No event written yet (no comma before the next one).
+    first: bool,
+    /// The closing `]` is written (or this is a forked child): write nothing.
+    closed: bool,
+    /// Threads whose name metadata is written.
+    named: HashSet<i32>,
+}
+
+static SINKS: OnceLock<Sinks> = OnceLock::new();
 static NEXT_THREAD: AtomicU32 = AtomicU32::new(1);
 
 thread_local! {
@@ -28,17 +133,31 @@ thread_local! {
     static THREAD_NO: Cell<u32> = const { Cell::new(0) };
 }
 
+fn now_ns() -> u64 {
+    SINKS
+        .get()
+        .map_or(0, |s| s.origin.elapsed().as_nanos() as u64)
+}
+
+fn thread_no() -> u32 {
+    THREAD_NO
+        .try_with(|t| {
+            if t.get() == 0 {
+                t.set(NEXT_THREAD.fetch_add(1, Ordering::Relaxed));
+            }
+            t.get()
+        })
+        .unwrap_or(0)
+}
+
+fn tid() -> i32 {
+    // SAFETY: gettid has no preconditions and cannot fail.
+    unsafe { libc::gettid() }
+}
+
 /// "T<n>/<tid>": the thread's trace number and its kernel thread id.
 pub fn thread_label() -> String {
-    let n = THREAD_NO.with(|t| {
-        if t.get() == 0 {
-            t.set(NEXT_THREAD.fetch_add(1, Ordering::Relaxed));
-        }
-        t.get()
-    });
-    // SAFETY: gettid has no preconditions and cannot fail.
-    let tid = unsafe { libc::gettid() };
-    format!("T{n}/{tid}")
+    format!("T{}/{}", thread_no(), tid())
 }
 
 /// The file (executable or shared library) that holds `addr`, for naming
@@ -60,57 +179,355 @@ pub fn origin_of(addr: usize) -> String {
     path.to_string_lossy().into_owned()
 }
 
-impl log::Log for Tracer {
+/// The last component of a path (for short event names).
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Appends `s` as a JSON string literal.
+fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// One event for both outputs.
+struct Event<'a> {
+    room: &'static str,
+    name: &'a str,
+    text: String,
+    start_ns: u64,
+    /// `Some` for a span.
+    dur_ns: Option<u64>,
+    /// The runtime call that caused it.
+    call: &'static str,
+}
+
+impl Sinks {
+    fn write(&self, e: &Event<'_>) {
+        if let Some(text) = &self.text {
+            let mut line = format!(
+                "[cudart +{:9.3}ms {}] {}: {}",
+                e.start_ns as f64 / 1e6,
+                thread_label(),
+                e.room,
+                e.text
+            );
+            if let Some(d) = e.dur_ns {
+                let _ = write!(line, " [{:.3} ms]", d as f64 / 1e6);
+            }
+            line.push('\n');
+            let mut sink = text.lock();
+            let _ = sink.write_all(line.as_bytes());
+            let _ = sink.flush();
+        }
+        if let Some(json) = &self.json {
+            self.write_json(json, e);
+        }
+    }
+
+    fn write_json(&self, json: &Mutex<Json>, e: &Event<'_>) {
+        let tid = tid();
+        let mut rec = String::with_capacity(256);
+        let mut j = json.lock();
+        if j.closed {
+            return;
+        }
+        if j.named.insert(tid) {
+            let comm = std::fs::read_to_string("/proc/thread-self/comm").unwrap_or_default();
+            let mut name = format!("T{} {}", thread_no(), comm.trim());
+            if tid as u32 == self.pid {
+                name.push_str(" (main)");
+            }
+            rec.push_str("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+            let _ = write!(rec, "{},\"tid\":{tid},\"args\":{{\"name\":", self.pid);
+            json_str(&mut rec, &name);
+            rec.push_str("}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":");
+            let _ = write!(
+                rec,
+                "{},\"tid\":{tid},\"args\":{{\"sort_index\":{}}}}},\n",
+                self.pid,
+                thread_no()
+            );
+        }
+        rec.push_str("{\"name\":");
+        json_str(&mut rec, e.name);
+        rec.push_str(",\"cat\":");
+        json_str(&mut rec, e.room);
+        let ts = e.start_ns as f64 / 1e3;
+        match e.dur_ns {
+            Some(d) => {
+                let _ = write!(
+                    rec,
+                    ",\"ph\":\"X\",\"ts\":{ts:.3},\"dur\":{:.3}",
+                    d as f64 / 1e3
+                );
+            }
+            None => {
+                let _ = write!(rec, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":{ts:.3}");
+            }
+        }
+        let _ = write!(
+            rec,
+            ",\"pid\":{},\"tid\":{tid},\"args\":{{\"detail\":",
+            self.pid
+        );
+        json_str(&mut rec, &e.text);
+        if !e.call.is_empty() {
+            rec.push_str(",\"call\":");
+            json_str(&mut rec, e.call);
+        }
+        rec.push_str("}}");
+        let sep = if j.first { "" } else { ",\n" };
+        j.first = false;
+        let _ = j.out.write_all(sep.as_bytes());
+        let _ = j.out.write_all(rec.as_bytes());
+        // Lifecycle events are few: flush them so a crash keeps them. API
+        // calls (`all`) are many: the buffer flushes when full and at exit.
+        if e.room != "api" {
+            let _ = j.out.flush();
+        }
+    }
+}
+
+/// Records an instant event (use [`event!`], which checks [`enabled`]).
+#[cold]
+#[inline(never)]
+pub fn emit_instant(room: &'static str, name: &str, text: fmt::Arguments<'_>) {
+    if let Some(s) = SINKS.get() {
+        s.write(&Event {
+            room,
+            name,
+            text: text.to_string(),
+            start_ns: now_ns(),
+            dur_ns: None,
+            call: crate::boundary::current_api(),
+        });
+    }
+}
+
+/// Records a span from `start` to now (use [`end!`]).
+#[cold]
+#[inline(never)]
+pub fn emit_span(start: Start, room: &'static str, name: &str, text: fmt::Arguments<'_>) {
+    if let Some(s) = SINKS.get() {
+        let now = now_ns();
+        s.write(&Event {
+            room,
+            name,
+            text: text.to_string(),
+            start_ns: start.0,
+            dur_ns: Some(now.saturating_sub(start.0)),
+            call: crate::boundary::current_api(),
+        });
+    }
+}
+
+/// Ends an API-call span (`CUDART_TRACE=all`): the call and its result.
+#[cold]
+#[inline(never)]
+pub fn api_end(start: Start, api: &'static str, result: crate::abi::cudaError_t) {
+    emit_span(
+        start,
+        "api",
+        api,
+        format_args!("{api} -> {}", result.name().to_string_lossy()),
+    );
+}
+
+/// Forwards `log` records (rooms that log through the `log` facade) to the
+/// trace as instant events.
+struct LogBridge;
+
+static LOG_BRIDGE: LogBridge = LogBridge;
+
+impl log::Log for LogBridge {
     fn enabled(&self, m: &log::Metadata) -> bool {
         m.level() <= log::max_level()
     }
 
     fn log(&self, r: &log::Record) {
-        if !self.enabled(r.metadata()) {
+        if !self.enabled(r.metadata()) || !enabled() {
             return;
         }
-        let ms = self.start.elapsed().as_secs_f64() * 1e3;
         let room = r.target().strip_prefix("cudart::").unwrap_or(r.target());
-        let line = format!(
-            "[cudart +{ms:9.3}ms {}] {room}: {}\n",
-            thread_label(),
-            r.args()
-        );
-        let mut sink = self.sink.lock();
-        let _ = sink.write_all(line.as_bytes());
-        let _ = sink.flush();
+        let room: &'static str = match room {
+            "lifecycle" => "lifecycle",
+            "boundary" => "boundary",
+            _ => "log",
+        };
+        let text = r.args().to_string();
+        let name: String = text.chars().take(60).collect();
+        emit_instant(room, &name, format_args!("{text}"));
     }
 
-    fn flush(&self) {
-        let _ = self.sink.lock().flush();
+    fn flush(&self) {}
+}
+
+/// Reads `CUDART_TRACE`, `CUDART_TRACE_FILE` and `CUDART_TRACE_JSON` and
+/// sets the trace up (at library load; touches nothing else).
+pub fn init_from_env() {
+    let mode = std::env::var("CUDART_TRACE").unwrap_or_default();
+    let (text_on, detail, api) = match mode.as_str() {
+        "1" | "lifecycle" | "info" => (true, false, false),
+        "2" | "debug" => (true, true, false),
+        "all" | "3" => (true, true, true),
+        _ => (false, false, false),
+    };
+    let json_path = std::env::var_os("CUDART_TRACE_JSON").filter(|p| !p.is_empty());
+    if !text_on && json_path.is_none() {
+        return;
+    }
+    let text: Option<Mutex<Box<dyn Write + Send>>> = text_on.then(|| {
+        let sink: Box<dyn Write + Send> = match std::env::var_os("CUDART_TRACE_FILE") {
+            Some(path) => match std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+            {
+                Ok(f) => Box::new(f),
+                Err(_) => Box::new(std::io::stderr()),
+            },
+            None => Box::new(std::io::stderr()),
+        };
+        Mutex::new(sink)
+    });
+    let json = json_path.and_then(|path| {
+        let file = std::fs::File::create(&path).ok()?;
+        let mut out = BufWriter::with_capacity(64 * 1024, file);
+        out.write_all(b"[\n").ok()?;
+        Some(Mutex::new(Json {
+            out,
+            first: true,
+            closed: false,
+            named: HashSet::new(),
+        }))
+    });
+    if text.is_none() && json.is_none() {
+        return;
+    }
+    let pid = std::process::id();
+    if SINKS
+        .set(Sinks {
+            origin: Instant::now(),
+            pid,
+            text,
+            json,
+        })
+        .is_err()
+    {
+        return;
+    }
+    if let Some(json) = SINKS.get().and_then(|s| s.json.as_ref()) {
+        process_name(json, pid);
+    }
+    DETAIL.store(detail, Ordering::Relaxed);
+    API_CALLS.store(api, Ordering::Relaxed);
+    ENABLED.store(true, Ordering::Relaxed);
+    if log::set_logger(&LOG_BRIDGE).is_ok() {
+        log::set_max_level(if detail {
+            log::LevelFilter::Debug
+        } else {
+            log::LevelFilter::Info
+        });
+    }
+    event!(
+        "runtime",
+        "libcudart loaded",
+        "libcudart.so.13 (clean-room, Rust) loaded in process {pid} ({})",
+        std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    );
+}
+
+/// The process-name metadata event (the first record of the array).
+fn process_name(json: &Mutex<Json>, pid: u32) {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "process".into());
+    let mut rec = String::new();
+    let _ = write!(
+        rec,
+        "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"args\":{{\"name\":"
+    );
+    json_str(&mut rec, &format!("{exe} (libcudart trace)"));
+    rec.push_str("}}");
+    let mut j = json.lock();
+    let _ = j.out.write_all(rec.as_bytes());
+    j.first = false;
+}
+
+/// Ends the trace at library unload: closes the JSON array (once, and only
+/// in the process that opened it) and flushes both outputs. Events after
+/// this still reach the text output.
+pub fn finish() {
+    let Some(s) = SINKS.get() else { return };
+    if let Some(json) = &s.json {
+        let mut j = json.lock();
+        if !j.closed && std::process::id() == s.pid {
+            let _ = j.out.write_all(b"\n]\n");
+            let _ = j.out.flush();
+        }
+        j.closed = true;
+    }
+    if let Some(text) = &s.text {
+        let _ = text.lock().flush();
     }
 }
 
-/// Reads `CUDART_TRACE`/`CUDART_TRACE_FILE` and installs the logger (at
-/// library load; touches nothing else).
-pub fn init_from_env() {
-    let level = match std::env::var("CUDART_TRACE").as_deref() {
-        Ok("1") | Ok("lifecycle") | Ok("info") => log::LevelFilter::Info,
-        Ok("debug") | Ok("2") => log::LevelFilter::Debug,
-        _ => return,
-    };
-    let sink: Box<dyn Write + Send> = match std::env::var_os("CUDART_TRACE_FILE") {
-        Some(path) => match std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-        {
-            Ok(f) => Box::new(f),
-            Err(_) => Box::new(std::io::stderr()),
-        },
-        None => Box::new(std::io::stderr()),
-    };
-    let tracer = TRACER.get_or_init(|| Tracer {
-        start: Instant::now(),
-        sink: parking_lot::Mutex::new(sink),
-    });
-    if log::set_logger(tracer).is_ok() {
-        log::set_max_level(level);
-        log::info!(target: "cudart::lifecycle", "runtime: libcudart.so.13 (clean-room, Rust) loaded in process {}", std::process::id());
+/// Flushes buffered JSON (at the start of teardown, so API-call events are
+/// on disk even if the process dies in a later exit handler).
+pub fn flush() {
+    if let Some(json) = SINKS.get().and_then(|s| s.json.as_ref()) {
+        let mut j = json.lock();
+        if !j.closed {
+            let _ = j.out.flush();
+        }
+    }
+}
+
+/// `fork` (prepare handler): takes the trace's locks so the child does not
+/// inherit one held by another thread.
+pub fn before_fork() {
+    if let Some(s) = SINKS.get() {
+        if let Some(t) = &s.text {
+            std::mem::forget(t.lock());
+        }
+        if let Some(j) = &s.json {
+            std::mem::forget(j.lock());
+        }
+    }
+}
+
+/// `fork` (parent and child handlers): releases what [`before_fork`] took.
+/// In the child the JSON file is the parent's: the child writes no more.
+pub fn after_fork(child: bool) {
+    if let Some(s) = SINKS.get() {
+        if let Some(t) = &s.text {
+            // SAFETY: `before_fork` locked this mutex on this same thread
+            // (fork runs prepare and parent/child handlers on the forking
+            // thread) and forgot the guard, so nobody else holds it.
+            unsafe { t.force_unlock() };
+        }
+        if let Some(j) = &s.json {
+            // SAFETY: as above.
+            unsafe { j.force_unlock() };
+            if child {
+                j.lock().closed = true;
+            }
+        }
     }
 }

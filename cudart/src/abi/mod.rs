@@ -45,6 +45,7 @@ abi_modules! {
     texture,
     external,
     library,
+    interop,
 }
 
 /// Every struct, union and enum declared in `abi/`, with its Rust layout.

@@ -329,7 +329,12 @@ pub fn version() -> c_int {
 
 fn load() -> Result<Loaded, cudaError_t> {
     let trigger = crate::boundary::current_api();
-    log::info!(target: "cudart::lifecycle", "driver: loading libcuda.so.1 (first needed by {trigger})");
+    crate::trace::event!(
+        "driver",
+        format!("lazy init: {trigger}"),
+        "{trigger} is the first call that needs the driver: loading libcuda.so.1"
+    );
+    let span = crate::trace::start();
     // SAFETY: loading the system's CUDA driver runs its initializers, which
     // is what every CUDA program does; no Rust invariants depend on them.
     let lib = match unsafe { libloading::Library::new("libcuda.so.1") } {
@@ -364,7 +369,13 @@ fn load() -> Result<Loaded, cudaError_t> {
         crate::error::set_sticky(e);
         return Err(e);
     }
-    log::info!(target: "cudart::lifecycle", "driver: cuInit done, driver CUDA version {version}");
+    crate::trace::end!(
+        span,
+        "driver",
+        "driver init (dlopen libcuda.so.1, cuGetProcAddress_v2, cuInit)",
+        "libcuda.so.1 loaded, entry points resolved, cuInit done; driver CUDA version {version} (triggered by {trigger})"
+    );
+    crate::on_driver_ready();
     Ok(Loaded {
         _lib: lib,
         get,

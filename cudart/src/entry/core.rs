@@ -95,6 +95,12 @@ entry_points! {
         => device::by_pci_bus_id(device, pciBusId);
     Driver fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t => context::set_device_flags(flags);
     Driver fn cudaGetDeviceFlags(flags: Out<c_uint>) -> cudaError_t => flags.write(context::get_device_flags()?);
+    Driver fn cudaInitDevice(device: c_int, deviceFlags: c_uint, flags: c_uint) -> cudaError_t
+        => context::init_device(device, deviceFlags, flags);
+    Driver fn cudaSetValidDevices(device_arr: *mut c_int, len: c_int) -> cudaError_t
+        => context::set_valid_devices(device_arr, len);
+    Driver fn cudaChooseDevice(device: Out<c_int>, prop: In<cudaDeviceProp>) -> cudaError_t
+        => context::choose_device(device, prop);
     Context fn cudaDeviceSynchronize() -> cudaError_t => context::synchronize();
     Driver fn cudaDeviceReset() -> cudaError_t => context::reset_device();
     Context fn cudaDeviceSetLimit(limit: c_int, value: usize) -> cudaError_t => device::set_limit(limit, value);
