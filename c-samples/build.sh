@@ -40,6 +40,10 @@ samples=(
   stream_capture stream_capture_modes stream_attributes stream_ipc_event
   lib_load lib_entry_point lib_occupancy_coop lib_profiler_logs
   dev_misc ext_memory_fd ext_semaphore ext_import_errors ext_interop_headless
+  life_init life_flags life_devices life_driver_ctx life_primary life_reset
+  life_threads life_teardown life_fork life_dlopen life_story
+  mem_3d mem_arrays mem_texture mem_mipmap mem_pool mem_managed mem_ipc mem_peer
+  mem_batch
 )
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.
@@ -96,9 +100,14 @@ build_one() {
         echo "static const unsigned long lib_load_cubin_size = $(stat -c %s "$gen/kernels.cubin");"
       } >"$gen/kernels_embedded.h" &&
       "$NVCC" "${flags[@]}" -rdc=true -I"$gen" "$d/main.cu" -o "$out/$n" ;;
+    life_dlopen)
+      "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/lifedl.cu" -o "$out/liblifedl.so" &&
+      "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/lifelink.cu" -o "$out/liblifelink.so" &&
+      "$NVCC" "${flags[@]}" "$d/main.cu" -L"$out" -llifelink \
+        -Xlinker -rpath -Xlinker '$ORIGIN' -ldl -o "$out/$n" ;;
     per_thread_stream)
       "$NVCC" "${flags[@]}" --default-stream per-thread "$src/$n.cu" -o "$out/$n" ;;
-    driver_context_first|threads_set_device|ext_memory_fd)
+    driver_context_first|threads_set_device|ext_memory_fd|life_init|life_flags|life_devices|life_driver_ctx|life_primary|life_reset|life_threads|life_teardown|life_story)
       local libdir
       libdir=$(driver_libdir)
       "$NVCC" "${flags[@]}" -c "$src/$n.cu" -o "$out/_obj/$n.o" || return 1

@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 static std::atomic<int> g_destroyed[3];
+static int g_ids[3] = {0, 1, 2};
 
-static void CUDART_CB destroy(void *p) { g_destroyed[(int)(size_t)p].fetch_add(1); }
+static void CUDART_CB destroy(void *p) { g_destroyed[*(int *)p].fetch_add(1); }
 
 __global__ void touch(int *p) { *p += 1; }
 
@@ -29,7 +30,7 @@ int main() {
 
   // 1. Moved into the graph.
   cudaUserObject_t o0;
-  CK(cudaUserObjectCreate(&o0, (void *)0, destroy, 1, 0));
+  CK(cudaUserObjectCreate(&o0, &g_ids[0], destroy, 1, 0));
   cudaGraph_t g;
   CK(cudaGraphCreate(&g, 0));
   CK(cudaGraphRetainUserObject(g, o0, 1, cudaGraphUserObjectMove));
@@ -60,7 +61,7 @@ int main() {
 
   // 2. A new reference for the graph; the graph releases it, then we do.
   cudaUserObject_t o1;
-  CK(cudaUserObjectCreate(&o1, (void *)1, destroy, 1, cudaUserObjectNoDestructorSync));
+  CK(cudaUserObjectCreate(&o1, &g_ids[1], destroy, 1, cudaUserObjectNoDestructorSync));
   cudaGraph_t g1;
   CK(cudaGraphCreate(&g1, 0));
   CK(cudaGraphRetainUserObject(g1, o1, 2, 0));
@@ -76,7 +77,7 @@ int main() {
 
   // 3. The program's own references.
   cudaUserObject_t o2;
-  CK(cudaUserObjectCreate(&o2, (void *)2, destroy, 2, 0));
+  CK(cudaUserObjectCreate(&o2, &g_ids[2], destroy, 2, 0));
   CK(cudaUserObjectRetain(o2, 3));
   CK(cudaUserObjectRelease(o2, 4));
   usleep(20000);
@@ -90,8 +91,10 @@ int main() {
 
   // Errors.
   cudaUserObject_t bad;
-  CK_EQ(cudaUserObjectCreate(&bad, NULL, NULL, 1, 0), cudaErrorInvalidValue);
+  CK_EQ(cudaUserObjectCreate(&bad, &g_ids[0], NULL, 1, 0), cudaErrorInvalidValue);
   printf("no destructor: cudaErrorInvalidValue\n");
+  CK_EQ(cudaUserObjectCreate(&bad, NULL, destroy, 1, 0), cudaErrorInvalidValue);
+  printf("no object pointer: cudaErrorInvalidValue\n");
   (void)cudaGetLastError();
 
   int v = 0;

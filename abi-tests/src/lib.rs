@@ -281,3 +281,284 @@ pub fn describe_status(status: &std::process::ExitStatus) -> String {
         _ => format!("{status}"),
     }
 }
+
+// ---------------------------------------------------------------------------
+// Lifecycle tests (tests/lifecycle.rs): the c-samples built for the test
+// double, and a small JSON reader for the runtime's trace-event output.
+
+/// The folder of the self-checking samples (`c-samples`).
+pub fn c_samples_dir() -> PathBuf {
+    repo_root().join("c-samples")
+}
+
+/// Compiles `c-samples/<name>.cu` like `nvcc_program` does for
+/// `abi-tests/c` (`-cudart shared`, sm_90, `c-samples` on the include path)
+/// into `out`; `extra` goes last (e.g. `-L<double> -lcuda`).
+pub fn nvcc_sample(name: &str, out: &Path, extra: &[&str]) -> PathBuf {
+    let mut cmd = Command::new(nvcc());
+    cmd.args(["-cudart", "shared", "-arch=sm_90", "-std=c++17", "-I"])
+        .arg(c_samples_dir())
+        .arg("-o")
+        .arg(out)
+        .arg(c_samples_dir().join(format!("{name}.cu")))
+        .args(extra);
+    run_ok(&mut cmd);
+    out.to_path_buf()
+}
+
+/// A minimal JSON reader (RFC 8259 values; numbers as `f64`), enough to
+/// check the trace-event files the runtime writes without a dependency.
+pub mod json {
+    /// A JSON value. Objects keep their members in order.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Json {
+        Null,
+        Bool(bool),
+        Num(f64),
+        Str(String),
+        Arr(Vec<Json>),
+        Obj(Vec<(String, Json)>),
+    }
+
+    impl Json {
+        /// A member of an object.
+        pub fn get(&self, key: &str) -> Option<&Json> {
+            match self {
+                Json::Obj(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+                _ => None,
+            }
+        }
+
+        pub fn as_str(&self) -> Option<&str> {
+            match self {
+                Json::Str(s) => Some(s),
+                _ => None,
+            }
+        }
+
+        pub fn as_f64(&self) -> Option<f64> {
+            match self {
+                Json::Num(n) => Some(*n),
+                _ => None,
+            }
+        }
+
+        pub fn as_array(&self) -> Option<&[Json]> {
+            match self {
+                Json::Arr(a) => Some(a),
+                _ => None,
+            }
+        }
+
+        /// `self[key]` as a string ("" when absent or not a string).
+        pub fn str_of(&self, key: &str) -> &str {
+            self.get(key).and_then(Json::as_str).unwrap_or("")
+        }
+    }
+
+    /// Parses one JSON document (surrounding whitespace allowed).
+    pub fn parse(text: &str) -> Result<Json, String> {
+        let mut p = Parser {
+            s: text.as_bytes(),
+            i: 0,
+        };
+        let v = p.value()?;
+        p.ws();
+        if p.i != p.s.len() {
+            return Err(p.err("trailing characters"));
+        }
+        Ok(v)
+    }
+
+    struct Parser<'a> {
+        s: &'a [u8],
+        i: usize,
+    }
+
+    impl Parser<'_> {
+        fn err(&self, what: &str) -> String {
+            let line = self.s[..self.i.min(self.s.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            format!("{what} at byte {} (line {line})", self.i)
+        }
+
+        fn ws(&mut self) {
+            while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+                self.i += 1;
+            }
+        }
+
+        fn eat(&mut self, lit: &str) -> bool {
+            if self.s[self.i..].starts_with(lit.as_bytes()) {
+                self.i += lit.len();
+                true
+            } else {
+                false
+            }
+        }
+
+        fn value(&mut self) -> Result<Json, String> {
+            self.ws();
+            match self.s.get(self.i) {
+                None => Err(self.err("unexpected end")),
+                Some(b'{') => self.object(),
+                Some(b'[') => self.array(),
+                Some(b'"') => self.string().map(Json::Str),
+                Some(b't') if self.eat("true") => Ok(Json::Bool(true)),
+                Some(b'f') if self.eat("false") => Ok(Json::Bool(false)),
+                Some(b'n') if self.eat("null") => Ok(Json::Null),
+                Some(b'-' | b'0'..=b'9') => self.number(),
+                Some(_) => Err(self.err("unexpected character")),
+            }
+        }
+
+        fn object(&mut self) -> Result<Json, String> {
+            self.i += 1;
+            let mut members = Vec::new();
+            self.ws();
+            if self.eat("}") {
+                return Ok(Json::Obj(members));
+            }
+            loop {
+                self.ws();
+                if self.s.get(self.i) != Some(&b'"') {
+                    return Err(self.err("expected a member name"));
+                }
+                let k = self.string()?;
+                self.ws();
+                if !self.eat(":") {
+                    return Err(self.err("expected ':'"));
+                }
+                let v = self.value()?;
+                members.push((k, v));
+                self.ws();
+                if self.eat(",") {
+                    continue;
+                }
+                if self.eat("}") {
+                    return Ok(Json::Obj(members));
+                }
+                return Err(self.err("expected ',' or '}'"));
+            }
+        }
+
+        fn array(&mut self) -> Result<Json, String> {
+            self.i += 1;
+            let mut items = Vec::new();
+            self.ws();
+            if self.eat("]") {
+                return Ok(Json::Arr(items));
+            }
+            loop {
+                items.push(self.value()?);
+                self.ws();
+                if self.eat(",") {
+                    continue;
+                }
+                if self.eat("]") {
+                    return Ok(Json::Arr(items));
+                }
+                return Err(self.err("expected ',' or ']'"));
+            }
+        }
+
+        fn string(&mut self) -> Result<String, String> {
+            self.i += 1;
+            let mut out = String::new();
+            loop {
+                let Some(&b) = self.s.get(self.i) else {
+                    return Err(self.err("unterminated string"));
+                };
+                self.i += 1;
+                match b {
+                    b'"' => return Ok(out),
+                    b'\\' => {
+                        let Some(&e) = self.s.get(self.i) else {
+                            return Err(self.err("unterminated escape"));
+                        };
+                        self.i += 1;
+                        match e {
+                            b'"' => out.push('"'),
+                            b'\\' => out.push('\\'),
+                            b'/' => out.push('/'),
+                            b'b' => out.push('\u{8}'),
+                            b'f' => out.push('\u{c}'),
+                            b'n' => out.push('\n'),
+                            b'r' => out.push('\r'),
+                            b't' => out.push('\t'),
+                            b'u' => {
+                                let hex = self
+                                    .s
+                                    .get(self.i..self.i + 4)
+                                    .and_then(|h| std::str::from_utf8(h).ok())
+                                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                                    .ok_or_else(|| self.err("bad \\u escape"))?;
+                                self.i += 4;
+                                out.push(char::from_u32(hex).unwrap_or('\u{fffd}'));
+                            }
+                            _ => return Err(self.err("bad escape")),
+                        }
+                    }
+                    0..=0x1f => return Err(self.err("control character in a string")),
+                    _ => {
+                        // Copy the whole UTF-8 sequence this byte starts.
+                        let start = self.i - 1;
+                        while self.i < self.s.len() && (self.s[self.i] & 0xc0) == 0x80 {
+                            self.i += 1;
+                        }
+                        out.push_str(
+                            std::str::from_utf8(&self.s[start..self.i])
+                                .map_err(|_| self.err("invalid UTF-8"))?,
+                        );
+                    }
+                }
+            }
+        }
+
+        fn number(&mut self) -> Result<Json, String> {
+            let start = self.i;
+            while self.i < self.s.len()
+                && matches!(
+                    self.s[self.i],
+                    b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+                )
+            {
+                self.i += 1;
+            }
+            std::str::from_utf8(&self.s[start..self.i])
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .map(Json::Num)
+                .ok_or_else(|| self.err("bad number"))
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn parses_values_and_rejects_garbage() {
+            let v = parse(r#" [ {"a": 1.5, "b": "x\"y\u00e9", "c": [true, false, null]}, -2e3 ] "#)
+                .unwrap();
+            let a = v.as_array().unwrap();
+            assert_eq!(a[0].get("a").and_then(Json::as_f64), Some(1.5));
+            assert_eq!(a[0].str_of("b"), "x\"yé");
+            assert_eq!(a[1], Json::Num(-2000.0));
+            for bad in [
+                "[1,]",
+                "{\"a\" 1}",
+                "[1",
+                "\"x",
+                "[1] 2",
+                "{,}",
+                "[\"a\nb\"]",
+            ] {
+                assert!(parse(bad).is_err(), "{bad:?} accepted");
+            }
+        }
+    }
+}

@@ -801,15 +801,14 @@ impl Linear {
     }
 }
 
-/// Copies `count` bytes between two linear operands as a few 2D copies:
-/// the part of a row up to its end, then as many whole rows as fit in one
-/// copy, and so on.
-fn copy_linear(
-    mut src: Linear,
-    mut dst: Linear,
-    count: usize,
-    order: Order,
-) -> Result<(), cudaError_t> {
+/// One 2D copy of a linear copy's plan: source, destination, width in
+/// bytes, rows.
+type Piece = (Region, Region, usize, usize);
+
+/// Splits a linear copy of `count` bytes into 2D copies: the part of a row
+/// up to its end, then as many whole rows as fit in one copy, and so on.
+fn plan_linear(mut src: Linear, mut dst: Linear, count: usize) -> Vec<Piece> {
+    let mut pieces = Vec::new();
     let mut left = count;
     while left > 0 {
         let row = src.row_width().or(dst.row_width()).unwrap_or(left);
@@ -818,18 +817,19 @@ fn copy_linear(
         } else {
             (left.min(src.row_left()).min(dst.row_left()), 1)
         };
-        copy_2d(
-            &src.region(width),
-            &dst.region(width),
-            width,
-            height,
-            order.stream,
-            order.per_thread,
-        )?;
+        pieces.push((src.region(width), dst.region(width), width, height));
         let n = width * height;
         src = src.advance(n);
         dst = dst.advance(n);
         left -= n;
+    }
+    pieces
+}
+
+/// Runs a linear copy as the 2D copies of its plan.
+fn copy_linear(src: Linear, dst: Linear, count: usize, order: Order) -> Result<(), cudaError_t> {
+    for (s, d, width, height) in plan_linear(src, dst, count) {
+        copy_2d(&s, &d, width, height, order.stream, order.per_thread)?;
     }
     Ok(())
 }
@@ -945,6 +945,86 @@ mod tests {
         assert_eq!(
             driver_format(&desc(0, 0, 0, 0, Kind::cudaChannelFormatKindNone)),
             Err(bad)
+        );
+    }
+
+    /// (x, y) of an operand, or the pointer's address for memory.
+    fn at(r: &Region) -> (usize, usize) {
+        match r.place {
+            Place::Memory { ptr, .. } => (ptr as usize, 0),
+            Place::Array(_) => (r.x, r.y),
+        }
+    }
+
+    #[test]
+    fn linear_copy_into_an_array_splits_at_rows() {
+        // 30 floats from (15 floats, row 1) into rows of 19 floats.
+        let dst = Linear::Array {
+            array: std::ptr::null_mut(),
+            row: 76,
+            x: 60,
+            y: 1,
+        };
+        let src = Linear::Memory(0x1000 as *mut c_void);
+        let plan = plan_linear(src, dst, 120);
+        let shape: Vec<_> = plan
+            .iter()
+            .map(|p| (at(&p.0), at(&p.1), p.2, p.3))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                ((0x1000, 0), (60, 1), 16, 1),
+                ((0x1010, 0), (0, 2), 76, 1),
+                ((0x105c, 0), (0, 3), 28, 1),
+            ]
+        );
+        // The whole-rows piece reads memory with a pitch of one row.
+        match plan[1].0.place {
+            Place::Memory { pitch, .. } => assert_eq!(pitch, 76),
+            Place::Array(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn linear_copy_of_whole_rows_is_one_copy() {
+        let src = Linear::Array {
+            array: std::ptr::null_mut(),
+            row: 64,
+            x: 0,
+            y: 2,
+        };
+        let plan = plan_linear(src, Linear::Memory(0x2000 as *mut c_void), 64 * 5 + 10);
+        let shape: Vec<_> = plan
+            .iter()
+            .map(|p| (at(&p.0), at(&p.1), p.2, p.3))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![((0, 2), (0x2000, 0), 64, 5), ((0, 7), (0x2140, 0), 10, 1)]
+        );
+    }
+
+    #[test]
+    fn linear_copy_between_arrays_breaks_where_either_row_ends() {
+        let a = |x, y| Linear::Array {
+            array: std::ptr::null_mut(),
+            row: 76,
+            x,
+            y,
+        };
+        let plan = plan_linear(a(0, 5), a(12, 4), 100);
+        let shape: Vec<_> = plan
+            .iter()
+            .map(|p| (at(&p.0), at(&p.1), p.2, p.3))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                ((0, 5), (12, 4), 64, 1),
+                ((64, 5), (0, 5), 12, 1),
+                ((0, 6), (12, 5), 24, 1),
+            ]
         );
     }
 

@@ -182,7 +182,7 @@ pub fn call<R: Outcome>(
     body: impl FnOnce() -> Result<R::Value, cudaError_t>,
 ) -> R {
     let previous = CURRENT_API.with(|c| c.replace(api));
-    let span = crate::trace::api_start();
+    let span = crate::trace::api_start(api);
     let result = catch_unwind(AssertUnwindSafe(|| {
         prepare(needs)?;
         body()
@@ -197,7 +197,15 @@ pub fn call<R: Outcome>(
         Err(cudaError_t::cudaErrorUnknown)
     });
     if let Some(t) = span {
-        crate::trace::api_end(t, api, result.as_ref().err().copied().unwrap_or(cudaError_t::cudaSuccess));
+        crate::trace::api_end(
+            t,
+            api,
+            result
+                .as_ref()
+                .err()
+                .copied()
+                .unwrap_or(cudaError_t::cudaSuccess),
+        );
     }
     CURRENT_API.with(|c| c.set(previous));
     match result {

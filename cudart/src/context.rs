@@ -61,6 +61,9 @@ static DEVICES: OnceCell<Box<[DeviceSlot]>> = OnceCell::new();
 /// handle" check on the hot path needed.
 static ANY_RESET: AtomicBool = AtomicBool::new(false);
 
+/// Set when the runtime first retains a primary context.
+static HAS_CONTEXT: AtomicBool = AtomicBool::new(false);
+
 /// The device of threads that never called `cudaSetDevice`: 0, or the
 /// first device of the `cudaSetValidDevices` list.
 static DEFAULT_DEVICE: AtomicI32 = AtomicI32::new(0);
@@ -200,7 +203,17 @@ fn primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
         trace::thread_label()
     );
     slot.primary.store(ctx, Ordering::Release);
+    HAS_CONTEXT.store(true, Ordering::Relaxed);
+    if crate::registry::eager() {
+        crate::registry::load_all_eagerly();
+    }
     Ok(ctx)
+}
+
+/// Whether the runtime has retained a primary context yet (for eager
+/// loading of fatbins registered afterwards).
+pub fn has_context() -> bool {
+    HAS_CONTEXT.load(Ordering::Relaxed)
 }
 
 /// Makes the device's primary context current on this thread.

@@ -398,7 +398,8 @@ fn memcpy3d_from_driver(
     Ok(p)
 }
 
-/// A one-row copy of `count` bytes.
+/// A one-row copy of `count` bytes (pitches and heights 0, as NVIDIA's
+/// runtime leaves them: the driver's dot output shows the same node).
 fn memcpy1d(
     dst: *mut c_void,
     src: *const c_void,
@@ -408,15 +409,11 @@ fn memcpy1d(
     let p = cudaMemcpy3DParms {
         srcPtr: cudaPitchedPtr {
             ptr: src as *mut c_void,
-            pitch: count,
-            xsize: count,
-            ysize: 1,
+            ..Default::default()
         },
         dstPtr: cudaPitchedPtr {
             ptr: dst,
-            pitch: count,
-            xsize: count,
-            ysize: 1,
+            ..Default::default()
         },
         extent: cudaExtent {
             width: count,

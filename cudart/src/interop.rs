@@ -456,14 +456,8 @@ fn frame_to_driver(f: &cudaEglFrame) -> Result<CUeglFrame, cudaError_t> {
         cuFormat: format,
         ..CUeglFrame::default()
     };
-    let memory = plane_memory(&f.frame);
-    for (i, slot) in d.frame.iter_mut().enumerate().take(planes) {
-        *slot = if kind == cudaEglFrameTypeArray {
-            memory.arrays[i]
-        } else {
-            memory.pitched[i].ptr
-        };
-    }
+    let pointers = plane_pointers(&f.frame, kind);
+    d.frame[..planes].copy_from_slice(&pointers[..planes]);
     Ok(d)
 }
 
@@ -522,23 +516,18 @@ fn frame_from_driver(d: &CUeglFrame) -> Result<cudaEglFrame, cudaError_t> {
     })
 }
 
-/// Both readings of a runtime frame's plane union.
-struct PlaneMemory {
-    arrays: [cudaArray_t; 3],
-    pitched: [cudaPitchedPtr; 3],
-}
-
-fn plane_memory(frame: &cudaEglFrame_frame) -> PlaneMemory {
-    // SAFETY: both members of the union are plain data (pointers and
-    // integers) with no invalid bit patterns, and the union is always fully
-    // initialized (it comes from the caller's struct, copied whole, or from
-    // `Default`, which zeroes it through the larger member). Reading either
-    // member is therefore defined; `frameType` says which one is meant.
-    unsafe {
-        PlaneMemory {
-            arrays: frame.pArray,
-            pitched: frame.pPitch,
-        }
+/// The planes' memory of a runtime frame, as `frameType` says to read the
+/// union: CUDA arrays, or the pointers of pitched planes.
+fn plane_pointers(frame: &cudaEglFrame_frame, kind: u32) -> [*mut c_void; 3] {
+    if kind == cudaEglFrameTypeArray {
+        // SAFETY: reading a union member is defined when its bytes are
+        // initialized, which the C caller promises for the frame it passes
+        // (the boundary's contract for every struct argument); the members
+        // are pointers and integers, with no invalid bit patterns.
+        unsafe { frame.pArray }
+    } else {
+        // SAFETY: as above, for the pitched member.
+        unsafe { frame.pPitch }.map(|p| p.ptr)
     }
 }
 
@@ -591,10 +580,11 @@ mod tests {
         };
         assert_eq!(y.channelDesc, u8x1);
         assert_eq!(uv.channelDesc, cudaChannelFormatDesc { y: 8, ..u8x1 });
-        let m = plane_memory(&f.frame);
-        assert_eq!(m.pitched[1].ptr, ptr(0x2000));
+        // SAFETY: a pitch frame from `frame_from_driver` holds the pitched member.
+        let uv_plane = unsafe { f.frame.pPitch[1] };
+        assert_eq!(uv_plane.ptr, ptr(0x2000));
         assert_eq!(
-            (m.pitched[1].pitch, m.pitched[1].xsize, m.pitched[1].ysize),
+            (uv_plane.pitch, uv_plane.xsize, uv_plane.ysize),
             (64, 32, 16)
         );
 
@@ -617,7 +607,7 @@ mod tests {
             cuFormat: 0x01,
         };
         let f = frame_from_driver(&d).unwrap();
-        assert_eq!(plane_memory(&f.frame).arrays, d.frame);
+        assert_eq!(plane_pointers(&f.frame, cudaEglFrameTypeArray), d.frame);
         assert_eq!((f.planeDesc[2].width, f.planeDesc[2].height), (15, 10));
         assert_eq!(frame_to_driver(&f).unwrap(), d);
     }

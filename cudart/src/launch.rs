@@ -6,7 +6,7 @@ use crate::abi::{cudaError_t, cudaFuncAttributes, cudaLaunchConfig_t, cudaStream
 use crate::boundary::{In, Out};
 use crate::driver::{self, CUkernel, CUstream};
 use crate::registry;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// One `<<<grid, block, shared, stream>>>` configuration.
@@ -18,10 +18,34 @@ struct Config {
     stream: cudaStream_t,
 }
 
+/// How deep `<<<>>>` configurations may nest on one thread (a launch whose
+/// arguments launch kernels themselves); deeper pushes are refused.
+const MAX_NESTED: usize = 16;
+
+const NO_CONFIG: Config = Config {
+    grid: dim3 { x: 0, y: 0, z: 0 },
+    block: dim3 { x: 0, y: 0, z: 0 },
+    shared: 0,
+    stream: std::ptr::null_mut(),
+};
+
+/// A fixed-size stack with no destructor: thread-locals that need one are
+/// destroyed at `exit` before the exit handlers run (glibc), and kernels
+/// launched from exit handlers and static destructors need this stack.
+struct ConfigStack {
+    len: Cell<usize>,
+    items: [Cell<Config>; MAX_NESTED],
+}
+
 thread_local! {
     /// Pushed by `__cudaPushCallConfiguration` at the call site, popped by
     /// the kernel's host stub: per thread, like NVIDIA's.
-    static CONFIGS: RefCell<Vec<Config>> = const { RefCell::new(Vec::new()) };
+    static CONFIGS: ConfigStack = const {
+        ConfigStack {
+            len: Cell::new(0),
+            items: [const { Cell::new(NO_CONFIG) }; MAX_NESTED],
+        }
+    };
 }
 
 /// `__cudaPushCallConfiguration`: 0 lets the stub run.
@@ -33,14 +57,20 @@ pub fn push_config(
     stream: cudaStream_t,
 ) -> Result<u32, cudaError_t> {
     CONFIGS.with(|c| {
-        c.borrow_mut().push(Config {
+        let n = c.len.get();
+        let slot = c
+            .items
+            .get(n)
+            .ok_or(cudaError_t::cudaErrorInvalidConfiguration)?;
+        slot.set(Config {
             grid,
             block,
             shared,
             stream,
-        })
-    });
-    Ok(0)
+        });
+        c.len.set(n + 1);
+        Ok(0)
+    })
 }
 
 /// `__cudaPopCallConfiguration`.
@@ -52,7 +82,11 @@ pub fn pop_config(
     stream: Out<cudaStream_t>,
 ) -> Result<(), cudaError_t> {
     let c = CONFIGS
-        .with(|c| c.borrow_mut().pop())
+        .with(|c| {
+            let n = c.len.get().checked_sub(1)?;
+            c.len.set(n);
+            Some(c.items[n].get())
+        })
         .ok_or(cudaError_t::cudaErrorMissingConfiguration)?;
     grid.write(c.grid)?;
     block.write(c.block)?;

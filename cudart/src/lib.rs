@@ -90,7 +90,11 @@ pub(crate) fn on_driver_ready() {
             "runtime",
             "exit handler registered",
             "runtime exit handler registered{}",
-            if r == 0 { "" } else { " (failed: teardown at unload only)" }
+            if r == 0 {
+                ""
+            } else {
+                " (failed: teardown at unload only)"
+            }
         );
     });
 }

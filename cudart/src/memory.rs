@@ -984,3 +984,89 @@ pub fn range_get_attributes(
         )
         .ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::cudaMemcpyKind;
+
+    #[test]
+    fn pointer_3d_copy_takes_bytes_positions_and_pitches() {
+        let src = 0x10_0000usize as *mut c_void;
+        let dst = 0x20_0000usize as *mut c_void;
+        let p = cudaMemcpy3DParms {
+            srcPtr: cudaPitchedPtr {
+                ptr: src,
+                pitch: 512,
+                xsize: 100,
+                ysize: 11,
+            },
+            srcPos: cudaPos { x: 24, y: 1, z: 2 },
+            dstPtr: cudaPitchedPtr {
+                ptr: dst,
+                pitch: 256,
+                xsize: 100,
+                ysize: 7,
+            },
+            dstPos: cudaPos { x: 4, y: 4, z: 0 },
+            extent: cudaExtent {
+                width: 20,
+                height: 3,
+                depth: 2,
+            },
+            kind: cudaMemcpyKind::cudaMemcpyDeviceToDevice,
+            ..Default::default()
+        };
+        let c = to_driver_3d(&p).unwrap().unwrap();
+        assert_eq!((c.srcXInBytes, c.srcY, c.srcZ), (24, 1, 2));
+        assert_eq!((c.srcPitch, c.srcHeight, c.srcDevice), (512, 11, 0x10_0000));
+        assert_eq!((c.dstXInBytes, c.dstY, c.dstZ), (4, 4, 0));
+        assert_eq!((c.dstPitch, c.dstHeight, c.dstHost), (256, 7, dst));
+        assert_eq!((c.WidthInBytes, c.Height, c.Depth), (20, 3, 2));
+        assert_eq!(
+            (c.srcMemoryType, c.dstMemoryType),
+            (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED)
+        );
+    }
+
+    #[test]
+    fn bad_3d_copies_are_refused_before_the_driver() {
+        let ptr = cudaPitchedPtr {
+            ptr: 0x1000usize as *mut c_void,
+            pitch: 64,
+            xsize: 64,
+            ysize: 1,
+        };
+        let base = cudaMemcpy3DParms {
+            srcPtr: ptr,
+            dstPtr: ptr,
+            extent: cudaExtent {
+                width: 1,
+                height: 1,
+                depth: 1,
+            },
+            ..Default::default()
+        };
+        let kind = cudaMemcpy3DParms {
+            kind: cudaMemcpyKind(9),
+            ..base
+        };
+        assert_eq!(
+            to_driver_3d(&kind).err(),
+            Some(cudaError_t::cudaErrorInvalidMemcpyDirection)
+        );
+        let no_src = cudaMemcpy3DParms {
+            srcPtr: cudaPitchedPtr::default(),
+            ..base
+        };
+        assert_eq!(
+            to_driver_3d(&no_src).err(),
+            Some(cudaError_t::cudaErrorInvalidValue)
+        );
+        let empty = cudaMemcpy3DParms {
+            extent: cudaExtent::default(),
+            ..base
+        };
+        assert!(to_driver_3d(&empty).unwrap().is_none());
+    }
+}

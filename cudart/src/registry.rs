@@ -249,17 +249,49 @@ fn fatbin_of(reg: &Registry, handle: *mut *mut c_void) -> Result<Arc<Fatbin>, cu
         .ok_or(cudaError_t::cudaErrorInvalidResourceHandle)
 }
 
-/// `__cudaRegisterFatBinaryEnd`: nothing to do until the first use. The
+/// Whether `CUDA_MODULE_LOADING=EAGER` asks for eager loading (read once).
+/// Then every registered fatbin is loaded when the runtime creates its
+/// first context, and a fatbin registered later (a `dlopen`) at once, as
+/// NVIDIA's runtime does; the default (`LAZY`) loads each on first use.
+pub fn eager() -> bool {
+    static EAGER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *EAGER.get_or_init(|| {
+        std::env::var("CUDA_MODULE_LOADING").is_ok_and(|v| v.eq_ignore_ascii_case("EAGER"))
+    })
+}
+
+/// Eager loading: loads every registered fatbin (in registration order).
+/// A fatbin that fails to load (no image for this device) reports its
+/// error when one of its kernels or variables is used.
+pub fn load_all_eagerly() {
+    let mut fatbins: Vec<Arc<Fatbin>> = REGISTRY.read().fatbins.values().cloned().collect();
+    fatbins.sort_by_key(|f| f.id);
+    trace::event!(
+        "module",
+        "eager loading",
+        "CUDA_MODULE_LOADING=EAGER: loading all {} registered fatbin(s) now",
+        fatbins.len()
+    );
+    for fb in fatbins {
+        let _ = fb.library();
+    }
+}
+
+/// `__cudaRegisterFatBinaryEnd`: nothing to do until the first use (with
+/// eager loading and a context already made, the fatbin loads now). The
 /// trace's registration span ends here.
 pub fn register_fatbin_end(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
     let fb = fatbin_of(&REGISTRY.read(), handle)?;
+    if eager() && crate::context::has_context() {
+        let _ = fb.library();
+    }
     if fb.registered.is_some() {
         let origin = trace::origin_of(fb.wrapper);
         trace::end!(
             fb.registered,
             "registry",
             format!("registration #{} ({})", fb.id, trace::file_name(&origin)),
-            "fatbin #{} of {origin} registered with {} kernels and {} variables (before main if a constructor did it; no driver call, loads on first use)",
+            "fatbin #{} of {origin} registered with {} kernel(s) and {} variable(s) (before main if a constructor did it; no driver call, loads on first use)",
             fb.id,
             fb.kernels.load(Ordering::Relaxed),
             fb.vars.load(Ordering::Relaxed)
@@ -407,14 +439,19 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
     }
     let generation = GENERATION.load(Ordering::Acquire);
-    let hit = LAUNCH_CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.0 != generation {
-            c.1.clear();
-            c.0 = generation;
-        }
-        c.1.get(&(h as usize)).copied()
-    });
+    // `try_with`: at exit the thread's cache is destroyed before the exit
+    // handlers run (glibc), and launches from there take the slow path.
+    let hit = LAUNCH_CACHE
+        .try_with(|c| {
+            let mut c = c.borrow_mut();
+            if c.0 != generation {
+                c.1.clear();
+                c.0 = generation;
+            }
+            c.1.get(&(h as usize)).copied()
+        })
+        .ok()
+        .flatten();
     if let Some(k) = hit {
         return Ok(k as CUkernel);
     }
@@ -422,7 +459,7 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
         Some(kernel) => kernel.handle()?,
         None => h as CUkernel,
     };
-    LAUNCH_CACHE.with(|c| c.borrow_mut().1.insert(h as usize, k as usize));
+    let _ = LAUNCH_CACHE.try_with(|c| c.borrow_mut().1.insert(h as usize, k as usize));
     Ok(k)
 }
 

@@ -66,14 +66,23 @@ pub fn start() -> Option<Start> {
     }
 }
 
-/// The start of an API-call span: `Some` only with `CUDART_TRACE=all`.
+/// The start of an API-call span: `Some` only with `CUDART_TRACE=all`, and
+/// not for the registration calls (the registration span covers them: a
+/// fatbin's span runs from `__cudaRegisterFatBinary` to
+/// `__cudaRegisterFatBinaryEnd`, and spans on one lane must nest).
 #[inline(always)]
-pub fn api_start() -> Option<Start> {
+pub fn api_start(api: &str) -> Option<Start> {
     if API_CALLS.load(Ordering::Relaxed) {
-        Some(Start(now_ns()))
+        api_start_slow(api)
     } else {
         None
     }
+}
+
+#[cold]
+#[inline(never)]
+fn api_start_slow(api: &str) -> Option<Start> {
+    (!api.starts_with("__cudaRegister")).then(|| Start(now_ns()))
 }
 
 impl Start {
@@ -254,9 +263,9 @@ impl Sinks {
             let _ = write!(rec, "{},\"tid\":{tid},\"args\":{{\"name\":", self.pid);
             json_str(&mut rec, &name);
             rec.push_str("}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":");
-            let _ = write!(
+            let _ = writeln!(
                 rec,
-                "{},\"tid\":{tid},\"args\":{{\"sort_index\":{}}}}},\n",
+                "{},\"tid\":{tid},\"args\":{{\"sort_index\":{}}}}},",
                 self.pid,
                 thread_no()
             );

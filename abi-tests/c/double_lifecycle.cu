@@ -1,0 +1,217 @@
+/* double_lifecycle.cu: lifecycle scenarios run against OUR libcudart.so.13
+ * with the test-double driver; tests/lifecycle.rs reads the double's call
+ * log (marks "# <text>" separate the steps) and the runtime's trace.
+ *
+ *   double_lifecycle nocontext   versions, count, device, properties,
+ *                                flags, last error: no context
+ *   double_lifecycle flags       cudaSetDeviceFlags, then cudaMalloc
+ *   double_lifecycle initdevice  cudaInitDevice, then cudaMalloc
+ *   double_lifecycle setdevice   cudaSetDevice, then cudaMalloc
+ *   double_lifecycle threads     4 threads: cudaGetDevice, then cudaMalloc
+ *                                and a launch; then device 1 on a thread
+ *                                (CUDA_DOUBLE_DEVICES=2)
+ *   double_lifecycle reset       cudaMalloc, launch, reset, again
+ *   double_lifecycle ownreset    cudaDeviceReset with a cuCtxCreate'd
+ *                                context current
+ *   double_lifecycle exit        calls from an atexit handler registered
+ *                                before the first CUDA call
+ *   double_lifecycle fork        a child forked after init calls CUDA
+ *
+ * Linked with -lcuda (the double). Exit status 0 when the calls that must
+ * succeed did. */
+#include <cuda.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "double_mark.h"
+#include "report.h"
+
+__device__ int dev_var = 5;
+
+__global__ void add(int *a, int n) {
+    int i = threadIdx.x;
+    if (i < n) a[i] += dev_var;
+}
+
+static int failures;
+
+#define CHECK(name, expr)                                                     \
+    do {                                                                      \
+        cudaError_t check_err_ = (expr);                                      \
+        abi_report(name, check_err_);                                         \
+        if (check_err_ != cudaSuccess) __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED); \
+    } while (0)
+
+static void alloc_and_launch(void) {
+    int *d = NULL;
+    CHECK("cudaMalloc", cudaMalloc(&d, 16));
+    add<<<1, 4>>>(d, 4);
+    CHECK("launch", cudaGetLastError());
+    CHECK("cudaDeviceSynchronize", cudaDeviceSynchronize());
+    CHECK("cudaFree", cudaFree(d));
+}
+
+static void nocontext(void) {
+    int v = 0;
+    unsigned flags = 0;
+    cudaDeviceProp prop;
+    double_mark("no context");
+    CHECK("cudaRuntimeGetVersion", cudaRuntimeGetVersion(&v));
+    CHECK("cudaDriverGetVersion", cudaDriverGetVersion(&v));
+    CHECK("cudaGetDeviceCount", cudaGetDeviceCount(&v));
+    CHECK("cudaGetDevice", cudaGetDevice(&v));
+    CHECK("cudaGetDeviceProperties", cudaGetDeviceProperties(&prop, 0));
+    CHECK("cudaDeviceGetAttribute", cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 0));
+    CHECK("cudaGetDeviceFlags", cudaGetDeviceFlags(&flags));
+    CHECK("cudaGetLastError", cudaGetLastError());
+    int list[1] = {0};
+    CHECK("cudaSetValidDevices", cudaSetValidDevices(list, 1));
+    memset(&prop, 0, sizeof prop);
+    CHECK("cudaChooseDevice", cudaChooseDevice(&v, &prop));
+    double_mark("done");
+}
+
+static void flags(void) {
+    double_mark("set flags");
+    CHECK("cudaSetDeviceFlags", cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
+    double_mark("get flags");
+    unsigned f = 0;
+    CHECK("cudaGetDeviceFlags", cudaGetDeviceFlags(&f));
+    SHOW("flags = 0x%x", f);
+    CHECK("cudaSetDeviceFlags(0x100)", cudaSetDeviceFlags(0x100) == cudaErrorInvalidValue
+                                           ? cudaSuccess : cudaErrorUnknown);
+    CHECK("cudaGetLastError (clears it)", cudaGetLastError() == cudaErrorInvalidValue
+                                              ? cudaSuccess : cudaErrorUnknown);
+    double_mark("malloc");
+    alloc_and_launch();
+}
+
+static void initdevice(void) {
+    double_mark("init device");
+    CHECK("cudaInitDevice", cudaInitDevice(0, cudaDeviceScheduleYield, cudaInitDeviceFlagsAreValid));
+    double_mark("malloc");
+    alloc_and_launch();
+}
+
+static void setdevice(void) {
+    double_mark("set device");
+    CHECK("cudaSetDevice", cudaSetDevice(0));
+    double_mark("malloc");
+    alloc_and_launch();
+}
+
+static pthread_barrier_t barrier;
+
+static void *worker(void *arg) {
+    (void)arg;
+    int dev = -1;
+    pthread_barrier_wait(&barrier);
+    CHECK("cudaGetDevice", cudaGetDevice(&dev));
+    if (dev != 0) __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+    pthread_barrier_wait(&barrier);
+    if (arg == NULL) double_mark("threads bind");
+    pthread_barrier_wait(&barrier);
+    alloc_and_launch();
+    return NULL;
+}
+
+static void *device1(void *arg) {
+    (void)arg;
+    CHECK("cudaSetDevice(1)", cudaSetDevice(1));
+    alloc_and_launch();
+    return NULL;
+}
+
+static void threads(void) {
+    pthread_t t[4];
+    pthread_barrier_init(&barrier, NULL, 4);
+    double_mark("threads start");
+    for (int i = 0; i < 4; i++) pthread_create(&t[i], NULL, worker, i == 0 ? NULL : (void *)1);
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    double_mark("device 1");
+    pthread_t t1;
+    pthread_create(&t1, NULL, device1, NULL);
+    pthread_join(t1, NULL);
+    double_mark("threads done");
+}
+
+static void reset(void) {
+    alloc_and_launch();
+    double_mark("reset");
+    CHECK("cudaDeviceReset", cudaDeviceReset());
+    double_mark("after reset");
+    alloc_and_launch();
+}
+
+static void ownreset(void) {
+    CUdevice dev;
+    CUcontext ctx = NULL;
+    if (cuInit(0) || cuDeviceGet(&dev, 0) || cuCtxCreate(&ctx, NULL, 0, dev)) failures++;
+    alloc_and_launch();
+    double_mark("reset");
+    CHECK("cudaDeviceReset", cudaDeviceReset());
+    double_mark("after reset");
+    alloc_and_launch();
+    unsigned f = 0;
+    CHECK("cudaGetDeviceFlags", cudaGetDeviceFlags(&f));
+    CUcontext cur = NULL;
+    cuCtxGetCurrent(&cur);
+    SHOW("own context still current: %s", cur == ctx ? "yes" : "no");
+    cuCtxDestroy(ctx);
+}
+
+static void at_exit_handler(void) {
+    double_mark("exit handler");
+    void *p = NULL;
+    CALL("exit handler: cudaMalloc", cudaMalloc(&p, 16));
+    int n = 0;
+    CALL("exit handler: cudaGetDeviceCount", cudaGetDeviceCount(&n));
+    CALL("exit handler: cudaGetLastError", cudaGetLastError());
+    fflush(stdout);
+}
+
+static void exit_mode(void) {
+    atexit(at_exit_handler);
+    alloc_and_launch();
+    double_mark("main returns");
+}
+
+static void fork_mode(void) {
+    alloc_and_launch();
+    fflush(stdout);
+    double_mark("fork");
+    pid_t pid = fork();
+    if (pid == 0) {
+        void *p = NULL;
+        CALL("child: cudaMalloc", cudaMalloc(&p, 16));
+        int n = 0;
+        CALL("child: cudaGetDeviceCount", cudaGetDeviceCount(&n));
+        fflush(stdout);
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    double_mark("child done");
+    SHOW("child exit: %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    alloc_and_launch();
+}
+
+int main(int argc, char **argv) {
+    const char *which = argc > 1 ? argv[1] : "";
+    if (!strcmp(which, "nocontext")) nocontext();
+    else if (!strcmp(which, "flags")) flags();
+    else if (!strcmp(which, "initdevice")) initdevice();
+    else if (!strcmp(which, "setdevice")) setdevice();
+    else if (!strcmp(which, "threads")) threads();
+    else if (!strcmp(which, "reset")) reset();
+    else if (!strcmp(which, "ownreset")) ownreset();
+    else if (!strcmp(which, "exit")) exit_mode();
+    else if (!strcmp(which, "fork")) fork_mode();
+    else {
+        fprintf(stderr, "usage: %s nocontext|flags|initdevice|setdevice|threads|reset|ownreset|exit|fork\n", argv[0]);
+        return 2;
+    }
+    printf("failures = %d\n", failures);
+    return failures ? 1 : 0;
+}
