@@ -6,7 +6,7 @@
 // creates the context and runs them. Each benchmark:
 //   1. calibrates: runs body(n) for n = 1, 2, 4, ... until one call takes at
 //      least BENCH_CAL_MS (default 10 ms), then sizes N so that body(N) takes
-//      about BENCH_REP_MS (default 60 ms);
+//      about BENCH_REP_MS (default 50 ms);
 //   2. runs BENCH_REPS (default 5) repetitions of body(N), each timed with
 //      clock_gettime(CLOCK_MONOTONIC); settle() runs, untimed, after each
 //      (e.g. a device synchronize, so every repetition starts idle);
@@ -101,7 +101,15 @@ struct Driver {
   decltype(&::cuGraphInstantiateWithFlags) graph_instantiate = nullptr;
   decltype(&::cuGraphExecDestroy) graph_exec_destroy = nullptr;
   decltype(&::cuGraphLaunch) graph_launch = nullptr;
-  bool ok = false;
+  bool loaded = false;
+
+  // Setup check of a raw benchmark: the entry points it calls exist.
+  template <typename... P>
+  static int need(P... fns) {
+    bool all = true;
+    for (bool b : {(fns != nullptr)...}) all = all && b;
+    return all ? 0 : (int)cudaErrorNotSupported;
+  }
 
   bool load() {
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -109,13 +117,12 @@ struct Driver {
       printf("INFO driver dlopen(libcuda.so.1) failed: %s\n", dlerror());
       return false;
     }
-    ok = true;
+    loaded = true;
 #define BENCH_SYM(field, sym)                                                  \
   do {                                                                         \
     *(void **)&field = dlsym(h, sym);                                          \
     if (!field) {                                                              \
       printf("INFO driver: no %s\n", sym);                                     \
-      ok = false;                                                              \
     }                                                                          \
   } while (0)
     BENCH_SYM(launch, "cuLaunchKernel");
@@ -135,7 +142,7 @@ struct Driver {
     BENCH_SYM(graph_exec_destroy, "cuGraphExecDestroy");
     BENCH_SYM(graph_launch, "cuGraphLaunch");
 #undef BENCH_SYM
-    return ok;
+    return loaded;
   }
 };
 
@@ -194,7 +201,7 @@ static inline double bench_convert(const Bench &b, double ns_per_op) {
 }
 
 static inline void bench_run_one(Bench &b) {
-  const double rep_ns = bench_env("BENCH_REP_MS", 60) * 1e6;
+  const double rep_ns = bench_env("BENCH_REP_MS", 50) * 1e6;
   const double cal_ns = bench_env("BENCH_CAL_MS", 10) * 1e6;
   const int reps = std::max(1, (int)bench_env("BENCH_REPS", 5));
   auto settle = [&] {

@@ -144,7 +144,7 @@ static Pool pool;
 int main(int argc, char **argv) {
   BenchList L;
   auto dsync = [] { cudaDeviceSynchronize(); };
-  auto raw_ok = [] { return drv.ok && f0 && f8 ? 0 : (int)cudaErrorNotSupported; };
+  auto raw_ok = [] { return Driver::need(drv.launch, f0, f8); };
   struct {
     Kind kind;
     const char *name;

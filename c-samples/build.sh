@@ -44,6 +44,7 @@ samples=(
   life_threads life_teardown life_fork life_dlopen life_story
   mem_3d mem_arrays mem_texture mem_mipmap mem_pool mem_managed mem_ipc mem_peer
   mem_batch
+  graph_child_and_events graph_conditional graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
 )
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.

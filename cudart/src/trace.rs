@@ -12,7 +12,9 @@
 //!   that Perfetto and `chrome://tracing` open: one lane per thread (named
 //!   with metadata events), `X` events for spans, `i` events for instants.
 //!   The closing `]` is written when the library is unloaded at exit; a
-//!   process killed earlier leaves a file both viewers still accept.
+//!   process killed earlier leaves a file both viewers still accept. A
+//!   process that finds the file in use by another live process (a child
+//!   that inherited the variable) writes `path.<pid>` instead.
 //!
 //! `CUDART_TRACE=debug` adds per-registration detail; `CUDART_TRACE=all`
 //! adds every runtime API call as a span (launches and memory calls
@@ -413,7 +415,7 @@ pub fn init_from_env() {
         Mutex::new(sink)
     });
     let json = json_path.and_then(|path| {
-        let file = std::fs::File::create(&path).ok()?;
+        let file = open_json(&path)?;
         let mut out = BufWriter::with_capacity(64 * 1024, file);
         out.write_all(b"[\n").ok()?;
         Some(Mutex::new(Json {
@@ -459,6 +461,41 @@ pub fn init_from_env() {
             .map(|p| p.display().to_string())
             .unwrap_or_default()
     );
+}
+
+/// Opens the JSON file for this process: `path` itself unless another
+/// live process writes it (a parent that started this program, which
+/// inherited the variable), then `path.<pid>`. Ownership is an advisory
+/// lock held for the life of the process, so a file left by an earlier run
+/// is simply overwritten.
+fn open_json(path: &std::ffi::OsStr) -> Option<std::fs::File> {
+    let claim = |p: &std::path::Path| -> Option<std::fs::File> {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(p)
+            .ok()?;
+        if !try_lock(&f) {
+            return None;
+        }
+        f.set_len(0).ok()?;
+        Some(f)
+    };
+    let path = std::path::Path::new(path);
+    claim(path).or_else(|| {
+        let mut alt = path.as_os_str().to_owned();
+        alt.push(format!(".{}", std::process::id()));
+        claim(std::path::Path::new(&alt))
+    })
+}
+
+/// Takes an exclusive advisory lock on `f` without waiting.
+fn try_lock(f: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock only reads the descriptor number, which `f` keeps open
+    // for the duration of the call; it touches no memory of ours.
+    unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
 
 /// The process-name metadata event (the first record of the array).

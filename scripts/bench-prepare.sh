@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Prepares the benchmark round trip on this (CPU) machine: builds our
+# libcudart.so.13 (scripts/build.sh) and the benchmark programs (bench/,
+# with the pinned CUDA 13.0 wheels' nvcc), and lays out the bundle the GPU
+# machine runs:
+#
+#   bench-bundle/lib/libcudart.so.13   ours, debug info stripped
+#   bench-bundle/bin/                  bench_* programs, libreg10k.so,
+#                                      libreg0.so, torch_first_op.py
+#   bench-bundle/bench-run.sh          copy of scripts/bench-run.sh
+#   bench-bundle/BUILD-INFO            commit, dates, tool versions, build time
+#
+#   scripts/bench-prepare.sh [BUNDLE_DIR]        (default: bench-bundle)
+#
+# The objects of the generated libraries stay in build/bench/ (git-ignored):
+# the first build compiles 100 units of 100 kernels (several minutes on a
+# busy machine); later builds only relink. BENCH_JOBS sets the parallel
+# compiles (default 2). `make -C bench clean O=$PWD/build/bench` starts over.
+#
+# Then, on the GPU machine (device tool, carry: bench-bundle):
+#   bash bench-bundle/bench-run.sh bench-bundle "$OUT"
+# and back here:
+#   python3 scripts/bench-report.py OUT/bench.json > docs/benchmarks.md
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bundle=${1:-bench-bundle}
+limit_mib=40  # the device tool carries at most 64 MiB in all
+jobs=${BENCH_JOBS:-2}
+t0=$(date +%s)
+
+eval "$(scripts/setup-toolchain.sh --env)"
+
+# 1. Our library.
+libdir=$(scripts/build.sh)
+lib=$libdir/libcudart.so.13
+[[ -e $lib ]] || { echo "bench-prepare: no libcudart built" >&2; exit 1; }
+t1=$(date +%s)
+
+# 2. The programs.
+build=$root/build/bench
+make -C bench -j"$jobs" O="$build" NVCC="$(command -v nvcc)" all >&2
+t2=$(date +%s)
+
+# 3. The bundle.
+rm -rf "$bundle"
+mkdir -p "$bundle/lib" "$bundle/bin"
+cp -L "$lib" "$bundle/lib/libcudart.so.13"
+strip --strip-debug "$bundle/lib/libcudart.so.13"
+cp "$build"/bin/bench_* "$build"/bin/libreg10k.so "$build"/bin/libreg0.so \
+  "$build"/bin/torch_first_op.py "$bundle/bin/"
+strip --strip-debug "$bundle"/bin/bench_* "$bundle"/bin/*.so
+cp scripts/bench-run.sh "$bundle/bench-run.sh"
+chmod +x "$bundle/bench-run.sh"
+
+commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+changed=$(GIT_OPTIONAL_LOCKS=0 git status --porcelain 2>/dev/null | wc -l)
+{
+  echo "commit: $commit"
+  echo "uncommitted changes: $changed paths"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "nvcc: $(nvcc --version | tail -1)"
+  echo "rustc: $(rustc --version 2>/dev/null || echo unknown)"
+  echo "libcudart.so.13 sha256: $(sha256sum <"$bundle/lib/libcudart.so.13" | cut -c1-16)"
+  echo "build seconds: library $((t1 - t0)), programs $((t2 - t1))"
+} >"$bundle/BUILD-INFO"
+
+bytes=$(du -sb "$bundle" | cut -f1)
+echo "bench-prepare: $bundle: $(find "$bundle" -type f | wc -l) files, $((bytes / 1024)) KiB" \
+  "(library $(( $(stat -c %s "$bundle/lib/libcudart.so.13") / 1024 )) KiB," \
+  "libreg10k.so $(( $(stat -c %s "$bundle/bin/libreg10k.so") / 1024 )) KiB);" \
+  "built in $(( $(date +%s) - t0 ))s (library $((t1 - t0))s, programs $((t2 - t1))s)" >&2
+if (( bytes > limit_mib * 1024 * 1024 )); then
+  echo "bench-prepare: bundle over ${limit_mib} MiB; the device tool carries 64 MiB at most" >&2
+  exit 1
+fi
+cat >&2 <<MSG
+bench-prepare: ready. Device tool: carry ["$bundle"], timeout_s 600, command:
+  bash $bundle/bench-run.sh $bundle "\$OUT"
+then: python3 scripts/bench-report.py OUT/bench.json > docs/benchmarks.md
+MSG

@@ -1,0 +1,468 @@
+#!/usr/bin/env bash
+# Runs the benchmark bundle (made by scripts/bench-prepare.sh) on the GPU
+# machine, under NVIDIA's libcudart.so.13 and under ours, alternating, and
+# collects every result. Needs bash 4+, coreutils (timeout) and python3.
+#
+#   bench-run.sh BUNDLE OUT
+#
+# Method (bench/README.md): every program runs in its own process; the
+# in-process benchmarks print medians of 5 repetitions; start-up programs
+# print one sample per process and run BENCH_STARTUP_REPS times a round.
+# For BENCH_ROUNDS rounds, each program runs under both runtimes back to
+# back, NVIDIA first in odd rounds and ours first in even rounds, so slow
+# drift of the (shared, virtualized) machine hits both alike. The raw driver
+# benchmarks run in the same processes (they do not go through libcudart).
+#
+#   NVIDIA:  LD_LIBRARY_PATH=<NVIDIA's lib dir>     (torch: LD_PRELOAD of it)
+#   ours:    LD_LIBRARY_PATH=BUNDLE/lib             (torch: LD_PRELOAD of it)
+#
+# Every process runs under `timeout`; a crash, an error or a timeout is
+# recorded (rc, stderr tail, BENCH_ERROR lines) and the run goes on. A
+# program that timed out under ours is not run under ours again. Writes
+#   OUT/bench.json     per benchmark: the values of every process for both
+#                      runtimes, medians, the raw-driver counterpart, ratios;
+#                      every run (rc, wall time, libcudart loaded, errors);
+#                      machine, libraries, the bundle's BUILD-INFO
+#   OUT/bench-log.txt  machine, progress, a summary table
+#   OUT/raw.tar.gz     every stdout and stderr
+# and exits 0 unless the arguments are wrong.
+#
+# Environment:
+#   CUDA_LIB_NVIDIA      NVIDIA's libcudart directory (default: the first of
+#                        /usr/local/cuda/lib64, /usr/local/cuda/targets/
+#                        x86_64-linux/lib holding libcudart.so.13)
+#   BENCH_ROUNDS         rounds (default 3)
+#   BENCH_STARTUP_REPS   processes per start-up program, runtime and round (3)
+#   BENCH_BUDGET         seconds; runs that would start later are skipped and
+#                        recorded as such (default 330)
+#   BENCH_ONLY           space-separated program ids to run (default: all):
+#                        launch calls memory streams graph ctx lazy eager reg torch
+#   BENCH_REP_MS, BENCH_REPS, BENCH_FILTER   passed to the programs (bench.h)
+set -uo pipefail
+
+[[ $# -eq 2 ]] || { echo "usage: $0 BUNDLE OUT" >&2; exit 2; }
+bundle=$(cd "$1" && pwd) || exit 2
+mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
+bin=$bundle/bin
+ours_lib=$bundle/lib
+rounds=${BENCH_ROUNDS:-3}
+startup_reps=${BENCH_STARTUP_REPS:-3}
+budget=${BENCH_BUDGET:-330}
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-run.XXXXXX")
+log=$out/bench-log.txt
+: >"$log"
+t_start=$EPOCHREALTIME
+
+say() { echo "$*" | tee -a "$log" >&2; }
+section() { { echo; echo "== $*"; } >>"$log"; }
+elapsed() { awk -v a="$t_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d\n", b - a }'; }
+
+nv_lib=${CUDA_LIB_NVIDIA:-}
+if [[ -z $nv_lib ]]; then
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [[ -e $d/libcudart.so.13 ]] && { nv_lib=$d; break; }
+  done
+fi
+[[ -n $nv_lib && -e $nv_lib/libcudart.so.13 ]] ||
+  say "WARNING: no NVIDIA libcudart.so.13 found (set CUDA_LIB_NVIDIA); NVIDIA runs will fail"
+[[ -e $ours_lib/libcudart.so.13 ]] || say "WARNING: $ours_lib/libcudart.so.13 missing"
+for f in "$bin"/bench_*; do chmod +x "$f" 2>/dev/null; done  # in case a copy lost the mode
+
+# ---- the programs ----------------------------------------------------------
+# id | processes per round and runtime | timeout (s) | wall-time benchmark
+# name ("-": none) | command (in BUNDLE/bin) | extra environment
+P_ID=() P_REPS=() P_TIMEOUT=() P_WALL=() P_CMD=() P_ENV=()
+prog() {
+  P_ID+=("$1"); P_REPS+=("$2"); P_TIMEOUT+=("$3"); P_WALL+=("$4"); P_CMD+=("$5"); P_ENV+=("${6:-}")
+}
+prog launch 1 120 - ./bench_launch
+prog calls 1 60 - ./bench_calls
+prog memory 1 120 - ./bench_memory
+prog streams 1 60 - ./bench_streams
+prog graph 1 60 - ./bench_graph
+prog ctx "$startup_reps" 30 startup.process_wall ./bench_ctx
+prog lazy "$startup_reps" 30 startup.k2000_lazy.process_wall ./bench_lazy CUDA_MODULE_LOADING=LAZY
+prog eager "$startup_reps" 30 startup.k2000_eager.process_wall ./bench_lazy CUDA_MODULE_LOADING=EAGER
+prog reg "$startup_reps" 30 registration.k10000.process_wall ./bench_reg
+prog torch 1 120 torch.process_wall "python3 torch_first_op.py"
+if [[ -n ${BENCH_ONLY:-} ]]; then
+  keep=" $BENCH_ONLY "
+  for i in "${!P_ID[@]}"; do
+    [[ $keep == *" ${P_ID[$i]} "* ]] || unset "P_ID[$i]"
+  done
+fi
+
+# ---- machine facts -----------------------------------------------------------
+section "machine"
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "uname: $(uname -srm)"
+  echo "nproc: $(nproc)"
+  echo "cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)"
+  if command -v nvidia-smi >/dev/null; then
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
+  else
+    echo "nvidia-smi: not found"
+  fi
+  echo "libcuda.so.1: $(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')"
+  echo "python3: $(python3 --version 2>&1)"
+  echo "LD_LIBRARY_PATH (inherited): ${LD_LIBRARY_PATH:-}"
+} >>"$log" 2>&1
+section "libraries"
+for which in nvidia ours; do
+  d=$nv_lib; [[ $which == ours ]] && d=$ours_lib
+  f=$d/libcudart.so.13
+  echo "$which: $f -> $(readlink -f "$f" 2>/dev/null) size $(stat -Lc %s "$f" 2>/dev/null)" >>"$log"
+done
+[[ -f $bundle/BUILD-INFO ]] && { section "bundle BUILD-INFO"; cat "$bundle/BUILD-INFO" >>"$log"; }
+
+# ---- declarations (no CUDA call: works without a GPU) -------------------------
+# Every benchmark a program can print, so that bench.json lists them all,
+# with or without results.
+section "declarations"
+mkdir -p "$work/decl"
+for i in "${!P_ID[@]}"; do
+  f=$work/decl/${P_ID[$i]}.txt
+  for d in "$nv_lib" "$ours_lib"; do
+    # shellcheck disable=SC2086  # the command and environment are words on purpose
+    (cd "$bin" && exec timeout -k 2 20 env LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        ${P_ENV[$i]} ${P_CMD[$i]} --list) >"$f" 2>>"$log" </dev/null && break
+  done
+  [[ ${P_WALL[$i]} != - ]] && echo "BENCH_DECL ${P_WALL[$i]} ms" >>"$f"
+  echo "${P_ID[$i]}: $(grep -c '^BENCH_DECL' "$f") benchmarks" >>"$log"
+done
+
+# ---- one run -------------------------------------------------------------------
+declare -A nv_time ours_hung
+# run_one RUNTIME INDEX ROUND REP
+run_one() {
+  local rt=$1 i=$2 round=$3 rep=$4
+  local id=${P_ID[$i]} libdir=$nv_lib t=${P_TIMEOUT[$i]}
+  [[ $rt == ours ]] && libdir=$ours_lib
+  local dir=$work/runs/$id/$rt/r$round-$rep
+  mkdir -p "$dir"
+  local left=$(( budget - $(elapsed) ))
+  if (( left < 3 )); then
+    echo skipped >"$dir/rc"; echo "budget of ${budget}s spent" >"$dir/why"
+    say "  $(printf '%-6s %-8s r%s-%s skipped (budget spent)' "$rt" "$id" "$round" "$rep")"
+    return
+  fi
+  if [[ $rt == ours && -n ${ours_hung[$id]:-} ]]; then
+    echo skipped >"$dir/rc"; echo "timed out in round ${ours_hung[$id]}" >"$dir/why"
+    say "  $(printf '%-6s %-8s r%s-%s skipped (timed out before)' "$rt" "$id" "$round" "$rep")"
+    return
+  fi
+  if [[ $rt == ours && -n ${nv_time[$id]:-} ]]; then
+    # Ours gets 4x NVIDIA's time + 10 s, at most the program's limit.
+    t=$(awk -v n="${nv_time[$id]}" -v hi="$t" 'BEGIN { t = int(4 * n + 10); if (t > hi) t = hi; print t }')
+  fi
+  (( t > left )) && t=$left
+  echo "$t" >"$dir/timeout"
+  local -a envs=(-u CUDART_TRACE -u CUDART_TRACE_FILE -u CUDA_MODULE_LOADING -u LD_PRELOAD)
+  if [[ $id == torch ]]; then
+    envs+=(LD_PRELOAD="$libdir/libcudart.so.13")
+  else
+    envs+=(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  fi
+  # shellcheck disable=SC2206  # VAR=VALUE words
+  [[ -n ${P_ENV[$i]} ]] && envs+=(${P_ENV[$i]})
+  local t0 t1 rc
+  t0=$EPOCHREALTIME
+  # shellcheck disable=SC2086
+  (cd "$bin" && exec timeout -k 5 "$t" env "${envs[@]}" ${P_CMD[$i]}) \
+    >"$dir/stdout" 2>"$dir/stderr" </dev/null
+  rc=$?
+  t1=$EPOCHREALTIME
+  echo "$rc" >"$dir/rc"
+  local wall
+  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }')
+  echo "$wall" >"$dir/wall"
+  [[ $rt == nvidia ]] && nv_time[$id]=$wall
+  if [[ ${P_WALL[$i]} != - && $rc == 0 ]]; then
+    awk -v w="$wall" -v n="${P_WALL[$i]}" 'BEGIN { printf "BENCH %s %.6g ms 1\n", n, w * 1000 }' >"$dir/extra"
+  fi
+  local verdict=ok
+  (( rc == 124 || rc == 137 )) && { verdict="TIMEOUT(${t}s)"; [[ $rt == ours ]] && ours_hung[$id]=$round; }
+  (( rc != 0 && rc != 124 && rc != 137 )) && verdict="rc=$rc"
+  local nb ne
+  nb=$(grep -c '^BENCH ' "$dir/stdout")
+  ne=$(grep -c '^BENCH_ERROR' "$dir/stdout")
+  say "  $(printf '%-6s %-8s r%s-%s %8.2fs %-14s %3d results %2d errors' "$rt" "$id" "$round" "$rep" "$wall" "$verdict" "$nb" "$ne")"
+}
+
+section "runs"
+say "bench-run: ${#P_ID[@]} programs, $rounds rounds; NVIDIA lib: ${nv_lib:-none}; ours: $ours_lib; budget ${budget}s"
+for (( round = 1; round <= rounds; round++ )); do
+  order=(nvidia ours)
+  (( round % 2 == 0 )) && order=(ours nvidia)
+  say "round $round: ${order[0]} first"
+  for i in "${!P_ID[@]}"; do
+    for (( rep = 1; rep <= P_REPS[i]; rep++ )); do
+      run_one "${order[0]}" "$i" "$round" "$rep"
+      run_one "${order[1]}" "$i" "$round" "$rep"
+    done
+  done
+done
+say "bench-run: runs done in $(elapsed)s"
+
+# ---- results -------------------------------------------------------------------
+section "results"
+python3 - "$work" "$out/bench.json" "$bundle" "$nv_lib" "$ours_lib" "$rounds" \
+    "$startup_reps" "$budget" "${P_ID[@]}" <<'PY' 2>&1 | tee -a "$log" >&2
+import glob, hashlib, json, os, re, statistics, subprocess, sys, time
+
+work, dest, bundle, nv_lib, ours_lib, rounds, startup_reps, budget = sys.argv[1:9]
+programs = sys.argv[9:]
+HIGHER_IS_BETTER = {"GB/s", "launch/s"}
+RUNTIMES = ("nvidia", "ours")
+
+
+def read(path, limit=None):
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    if limit is not None and len(text) > limit:
+        text = "[... %d characters cut ...]\n" % (len(text) - limit) + text[-limit:]
+    return text
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True,
+                              timeout=20).stdout.strip()
+    except Exception as e:  # noqa: BLE001 - a report, not a program
+        return "(%s)" % e
+
+
+def file_info(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        return {"path": path, "real": os.path.realpath(path), "size": len(data),
+                "sha256": hashlib.sha256(data).hexdigest()}
+    except OSError as e:
+        return {"path": path, "error": str(e)}
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def parse_kv(words):
+    kv = {}
+    for w in words:
+        if "=" in w:
+            k, v = w.split("=", 1)
+            kv[k] = v
+    return kv
+
+
+# Declarations, in program order: which program prints which benchmark.
+benches, order = {}, []
+
+
+def declare(name, unit, raw, prog=None):
+    if name not in benches:
+        benches[name] = {"name": name, "group": name.split(".", 1)[0], "unit": unit,
+                         "higher_is_better": unit in HIGHER_IS_BETTER, "raw": raw,
+                         "is_raw": ".raw_" in name, "program": prog}
+        order.append(name)
+    b = benches[name]
+    if prog and not b.get("program"):
+        b["program"] = prog
+    return b
+
+
+for prog in programs:
+    for line in (read(os.path.join(work, "decl", prog + ".txt")) or "").splitlines():
+        w = line.split()
+        if len(w) >= 3 and w[0] == "BENCH_DECL":
+            declare(w[1], w[2], parse_kv(w[3:]).get("raw"), prog)
+
+# Every run.
+runs = []
+values = {}  # (name, runtime) -> list of samples
+errors = {}  # (name, runtime) -> list of messages
+for d in sorted(glob.glob(os.path.join(work, "runs", "*", "*", "r*"))):
+    rt = os.path.basename(os.path.dirname(d))
+    prog = os.path.basename(os.path.dirname(os.path.dirname(d)))
+    m = re.match(r"r(\d+)-(\d+)$", os.path.basename(d))
+    rnd, rep = int(m.group(1)), int(m.group(2))
+    rc_text = (read(os.path.join(d, "rc")) or "").strip()
+    stdout = read(os.path.join(d, "stdout")) or ""
+    extra = read(os.path.join(d, "extra")) or ""
+    run = {"program": prog, "runtime": rt, "round": rnd, "rep": rep,
+           "skipped": rc_text == "skipped",
+           "why_skipped": (read(os.path.join(d, "why")) or "").strip() or None,
+           "rc": int(rc_text) if rc_text.lstrip("-").isdigit() else None,
+           "wall_s": float((read(os.path.join(d, "wall")) or "0").strip() or 0),
+           "timeout_s": int((read(os.path.join(d, "timeout")) or "0").strip() or 0),
+           "results": 0, "errors": [], "info": [],
+           "stderr_tail": read(os.path.join(d, "stderr"), 3000) or ""}
+    run["timed_out"] = run["rc"] in (124, 137)
+    libs = []
+    for line in (stdout + extra).splitlines():
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "BENCH" and len(w) >= 4:
+            try:
+                v = float(w[2])
+            except ValueError:
+                continue
+            kv = parse_kv(w[5:])
+            b = declare(w[1], w[3], kv.get("raw"), prog)
+            if kv.get("raw") and not b.get("raw"):
+                b["raw"] = kv["raw"]
+            sample = {"value": v, "round": rnd, "rep": rep}
+            for k in ("n", "min", "max"):
+                if k in kv:
+                    sample[k] = float(kv[k])
+            values.setdefault((w[1], rt), []).append(sample)
+            run["results"] += 1
+        elif w[0] == "BENCH_ERROR":
+            msg = " ".join(w[1:])
+            run["errors"].append(msg)
+            if len(w) > 1:
+                errors.setdefault((w[1], rt), []).append("r%d-%d: %s" % (rnd, rep, msg))
+        elif w[0] == "INFO":
+            run["info"].append(" ".join(w[1:]))
+            if "libcudart" in w:
+                p = w[w.index("libcudart") + 1]
+                libs.extend(x for x in p.split(",") if x and x != "?")
+    run["libcudart"] = sorted(set(os.path.realpath(p) for p in libs))
+    want = os.path.realpath(os.path.join(nv_lib if rt == "nvidia" else ours_lib, "libcudart.so.13"))
+    run["libcudart_ok"] = bool(run["libcudart"]) and all(p == want for p in run["libcudart"])
+    if not run["skipped"] and run["rc"] not in (0, None) and not run["errors"]:
+        run["errors"].append("exit status %s%s" % (run["rc"], " (timeout)" if run["timed_out"] else ""))
+    runs.append(run)
+
+# A benchmark its program did not print in a run that ran: say why.
+printed = {}
+for (name, rt), samples in values.items():
+    for x in samples:
+        printed.setdefault((name, rt, x["round"], x["rep"]), True)
+for run in runs:
+    if run["skipped"]:
+        continue
+    why = "; ".join(run["errors"][:2]) or "rc=%s" % run["rc"]
+    for name in order:
+        b = benches[name]
+        if b.get("program") != run["program"]:
+            continue
+        key = (name, run["runtime"], run["round"], run["rep"])
+        if key in printed:
+            continue
+        own = [e for e in run["errors"] if e.split(" ", 1)[0] == name]
+        if not own:
+            errors.setdefault((name, run["runtime"]), []).append(
+                "r%d-%d: no result (%s)" % (run["round"], run["rep"], why[:200]))
+
+
+def time_ratio(b, num, den):
+    """num/den as a ratio of times (lower is better for num)."""
+    if num is None or den is None or num == 0 or den == 0:
+        return None
+    return den / num if b["higher_is_better"] else num / den
+
+
+out = []
+for name in order:
+    b = benches[name]
+    for rt in RUNTIMES:
+        s = sorted(values.get((name, rt), []), key=lambda x: (x["round"], x["rep"]))
+        b[rt] = [x["value"] for x in s]
+        b[rt + "_samples"] = s
+        b[rt + "_median"] = median(b[rt])
+        b[rt + "_errors"] = errors.get((name, rt), [])
+    raw = b.get("raw")
+    if raw:
+        for rt in RUNTIMES:
+            s = sorted(values.get((raw, rt), []), key=lambda x: (x["round"], x["rep"]))
+            b["raw_" + rt] = [x["value"] for x in s]
+            b["raw_" + rt + "_median"] = median(b["raw_" + rt])
+        b["raw_median"] = median(b["raw_nvidia"] + b["raw_ours"])
+    b["ratio_ours_nvidia"] = time_ratio(b, b["ours_median"], b["nvidia_median"])
+    b["ratio_ours_raw"] = time_ratio(b, b["ours_median"], b.get("raw_ours_median")) if raw else None
+    b["ratio_nvidia_raw"] = time_ratio(b, b["nvidia_median"], b.get("raw_nvidia_median")) if raw else None
+    # The same ratio round by round (adjacent processes): its spread shows the noise.
+    per_round = []
+    nv_by = {(x["round"], x["rep"]): x["value"] for x in b["nvidia_samples"]}
+    for x in b["ours_samples"]:
+        r = time_ratio(b, x["value"], nv_by.get((x["round"], x["rep"])))
+        if r is not None:
+            per_round.append(round(r, 4))
+    b["ratio_ours_nvidia_paired"] = per_round
+    out.append(b)
+
+build_info = {}
+for line in (read(os.path.join(bundle, "BUILD-INFO")) or "").splitlines():
+    if ":" in line:
+        k, v = line.split(":", 1)
+        build_info[k.strip()] = v.strip()
+smi = sh("nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1")
+doc = {
+    "schema": 1,
+    "generated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    "machine": {
+        "uname": sh("uname -srm"),
+        "nproc": os.cpu_count(),
+        "cpu": sh("awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo"),
+        "gpu": smi.split(",")[0].strip() if smi.count(",") >= 2 else smi,
+        "driver_version": smi.split(",")[1].strip() if smi.count(",") >= 2 else "",
+        "gpu_memory": smi.split(",")[2].strip() if smi.count(",") >= 2 else "",
+    },
+    "build_info": build_info,
+    "libraries": {"nvidia": file_info(os.path.join(nv_lib, "libcudart.so.13")),
+                  "ours": file_info(os.path.join(ours_lib, "libcudart.so.13"))},
+    "settings": {"rounds": int(rounds), "startup_reps": int(startup_reps),
+                 "budget_s": int(budget),
+                 "rep_ms": os.environ.get("BENCH_REP_MS", "50"),
+                 "reps": os.environ.get("BENCH_REPS", "5"),
+                 "filter": os.environ.get("BENCH_FILTER", "")},
+    "benchmarks": out,
+    "runs": runs,
+}
+ran = [r for r in runs if not r["skipped"]]
+doc["summary"] = {
+    "benchmarks": len(out),
+    "with_both_results": sum(1 for b in out if b["nvidia"] and b["ours"]),
+    "runs": len(runs),
+    "skipped_runs": len(runs) - len(ran),
+    "failed_runs": {rt: sum(1 for r in ran if r["runtime"] == rt and (r["rc"] != 0 or r["errors"]))
+                    for rt in RUNTIMES},
+    "timed_out_runs": {rt: sum(1 for r in ran if r["runtime"] == rt and r["timed_out"])
+                       for rt in RUNTIMES},
+    "libcudart_mismatches": [
+        "%s/%s r%d-%d: %s" % (r["program"], r["runtime"], r["round"], r["rep"],
+                              ",".join(r["libcudart"]) or "unknown")
+        for r in ran if r["results"] and not r["libcudart_ok"]],
+}
+with open(dest, "w") as f:
+    json.dump(doc, f, indent=1)
+    f.write("\n")
+
+
+def fmt(v):
+    return "-" if v is None else "%.4g" % v
+
+
+print("%-48s %-8s %10s %10s %8s %8s" % ("benchmark", "unit", "nvidia", "ours", "ours/nv", "ours/raw"))
+for b in out:
+    print("%-48s %-8s %10s %10s %8s %8s" % (b["name"], b["unit"], fmt(b["nvidia_median"]),
+          fmt(b["ours_median"]), fmt(b["ratio_ours_nvidia"]), fmt(b["ratio_ours_raw"])))
+failed = [r for r in ran if r["rc"] != 0 or r["errors"]]
+if failed:
+    print("failed runs:")
+    for r in failed:
+        print("  %-6s %-8s r%d-%d rc=%s %s" % (r["runtime"], r["program"], r["round"], r["rep"],
+              r["rc"], "; ".join(r["errors"][:3])[:300]))
+print("summary: " + json.dumps(doc["summary"]))
+PY
+
+tar -C "$work" -czf "$out/raw.tar.gz" . 2>>"$log"
+say "bench-run: done in $(elapsed)s; $out: $(ls "$out" | tr '\n' ' ')"
+rm -rf "$work"
+exit 0
