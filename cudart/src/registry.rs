@@ -102,6 +102,26 @@ fn name_of(ptr: usize) -> &'static CStr {
     unsafe { CStr::from_ptr(ptr as *const c_char) }
 }
 
+/// Runs a lazy load with the thread's stream-capture mode relaxed: a
+/// kernel launched for the first time inside a global-mode capture must
+/// not have its module load refused as an unsafe call (NVIDIA's runtime
+/// loads before capture begins; ours loads on first use). The mode is
+/// restored afterwards.
+fn outside_capture<T>(load: impl FnOnce() -> T) -> T {
+    use crate::abi::cudaStreamCaptureMode;
+    use crate::driver::stream::StreamApi;
+    let Ok(api) = driver::family::<StreamApi>(false) else {
+        return load();
+    };
+    let mut mode = cudaStreamCaptureMode::cudaStreamCaptureModeRelaxed;
+    if api.cuThreadExchangeStreamCaptureMode(&mut mode) != driver::CUresult::SUCCESS {
+        return load();
+    }
+    let result = load();
+    let _ = api.cuThreadExchangeStreamCaptureMode(&mut mode);
+    result
+}
+
 impl Fatbin {
     /// The driver library for this fatbin, loaded on first need.
     pub fn library(&self) -> Result<CUlibrary, cudaError_t> {
@@ -117,16 +137,18 @@ impl Fatbin {
         let drv = driver::get()?;
         let span = trace::start();
         let mut lib: CUlibrary = std::ptr::null_mut();
-        let r = drv.cuLibraryLoadData(
-            &mut lib,
-            self.image as *const c_void,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-        );
+        let r = outside_capture(|| {
+            drv.cuLibraryLoadData(
+                &mut lib,
+                self.image as *const c_void,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+            )
+        });
         if r != driver::CUresult::SUCCESS {
             trace::end!(
                 span,
@@ -175,7 +197,8 @@ impl Kernel {
         let name = name_of(self.name);
         let span = trace::start();
         let mut h: CUkernel = std::ptr::null_mut();
-        let r = driver::get()?.cuLibraryGetKernel(&mut h, lib, name.as_ptr());
+        let drv = driver::get()?;
+        let r = outside_capture(|| drv.cuLibraryGetKernel(&mut h, lib, name.as_ptr()));
         if r != driver::CUresult::SUCCESS {
             return Err(match r.0 {
                 500 => cudaError_t::cudaErrorInvalidDeviceFunction,
