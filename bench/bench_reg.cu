@@ -9,7 +9,8 @@
 // Then (needs the GPU): cudaFree(0), the first launch of one kernel of the
 // last fatbin, and dlclose (unregistration, module unload). One sample per
 // process. Registration needs no driver: the first lines come out on a
-// machine without a GPU too.
+// machine without a GPU too. BENCH_REG_ONLY=1: stop after them (exit 0);
+// bench-run.sh runs it so under the no-op runtime (nullrt.c), the floor.
 #include "bench.h"
 #include <limits.h>
 #include <unistd.h>
@@ -62,6 +63,8 @@ int main(int argc, char **argv) {
   bench_value("registration.k10000.dlopen", (t2 - t1) / 1e6, "ms");
   bench_value("registration.k0_baseline.dlopen", (t1 - t0) / 1e6, "ms");
   bench_value("registration.k0_baseline.ctor_span", span0 / 1e6, "ms");
+  const char *only = getenv("BENCH_REG_ONLY");
+  if (only && *only && strcmp(only, "0") != 0) return 0;
 
   cudaError_t e = cudaFree(0);
   if (e != cudaSuccess) {

@@ -7,6 +7,7 @@
 #   bench-bundle/lib/libcudart.so.13   ours, debug info stripped
 #   bench-bundle/bin/                  bench_* programs, libreg10k.so,
 #                                      libreg0.so, torch_first_op.py
+#   bench-bundle/nullrt/libcudart.so.13  a no-op runtime: the registration floor
 #   bench-bundle/bench-run.sh          copy of scripts/bench-run.sh
 #   bench-bundle/BUILD-INFO            commit, dates, tool versions, build time
 #
@@ -44,12 +45,13 @@ t2=$(date +%s)
 
 # 3. The bundle.
 rm -rf "$bundle"
-mkdir -p "$bundle/lib" "$bundle/bin"
+mkdir -p "$bundle/lib" "$bundle/bin" "$bundle/nullrt"
 cp -L "$lib" "$bundle/lib/libcudart.so.13"
 strip --strip-debug "$bundle/lib/libcudart.so.13"
 cp "$build"/bin/bench_* "$build"/bin/libreg10k.so "$build"/bin/libreg0.so \
   "$build"/bin/torch_first_op.py "$bundle/bin/"
 strip --strip-debug "$bundle"/bin/bench_* "$bundle"/bin/*.so
+cp "$build/nullrt/libcudart.so.13" "$bundle/nullrt/"
 cp scripts/bench-run.sh "$bundle/bench-run.sh"
 chmod +x "$bundle/bench-run.sh"
 

@@ -44,7 +44,10 @@ GROUPS = [
      "other CUDA call. `ctor_span`: from the library's first constructor to its last "
      "(timestamps linked first and last), i.e. nvcc's registration code; "
      "`dlopen_minus_baseline`: its dlopen time minus that of the same library built as "
-     "plain host functions (`k0_baseline`). Then the first launch of one kernel of the "
+     "plain host functions (`k0_baseline`). *no-op floor*: the same under a no-op "
+     "runtime whose registration entry points return at once (`bench/nullrt.c`): the part "
+     "of the cost no runtime can remove (nvcc's constructor code, 10,000 calls through the "
+     "PLT, first touches of the library's pages). Then the first launch of one kernel of the "
      "last fatbin and `dlclose` (unregistration)."),
     ("torch", "PyTorch: `import torch` and the first CUDA operation",
      "`python3` with `LD_PRELOAD` of the libcudart.so.13 under test; "
@@ -213,7 +216,10 @@ def main():
         if note:
             w(note + "\n\n")
         has_raw = any(b.get("raw") for b in sel)
+        has_floor = key == "registration"
         head = ["benchmark", "unit", "NVIDIA", "ours", "ours/NVIDIA"]
+        if has_floor:
+            head += ["no-op floor"]
         if has_raw:
             head += ["raw driver", "ours/raw", "NVIDIA/raw"]
         head += ["spread", "target", "status"]
@@ -233,6 +239,8 @@ def main():
             name = "`%s`" % b["name"]
             cells = [name, b["unit"], num(b.get("nvidia_median")), num(b.get("ours_median")),
                      ratio(b.get("ratio_ours_nvidia"))]
+            if has_floor:
+                cells += [num(b.get("floor_median")) if b.get("floor") else ""]
             if has_raw:
                 if b.get("raw"):
                     cells += [num(b.get("raw_median")), ratio(b.get("ratio_ours_raw")),

@@ -15,6 +15,7 @@
 #
 #   NVIDIA:  LD_LIBRARY_PATH=<NVIDIA's lib dir>     (torch: LD_PRELOAD of it)
 #   ours:    LD_LIBRARY_PATH=BUNDLE/lib             (torch: LD_PRELOAD of it)
+#   floor:   LD_LIBRARY_PATH=BUNDLE/nullrt          (registration only)
 #
 # Every process runs under `timeout`; a crash, an error or a timeout is
 # recorded (rc, stderr tail, BENCH_ERROR lines) and the run goes on. A
@@ -36,7 +37,8 @@
 #   BENCH_BUDGET         seconds; runs that would start later are skipped and
 #                        recorded as such (default 330)
 #   BENCH_ONLY           space-separated program ids to run (default: all):
-#                        launch calls memory streams graph ctx lazy eager reg torch
+#                        launch calls memory streams graph ctx lazy eager reg
+#                        regfloor torch
 #   BENCH_REP_MS, BENCH_REPS, BENCH_FILTER   passed to the programs (bench.h)
 set -uo pipefail
 
@@ -45,6 +47,7 @@ bundle=$(cd "$1" && pwd) || exit 2
 mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
 bin=$bundle/bin
 ours_lib=$bundle/lib
+floor_lib=$bundle/nullrt
 rounds=${BENCH_ROUNDS:-3}
 startup_reps=${BENCH_STARTUP_REPS:-3}
 budget=${BENCH_BUDGET:-330}
@@ -70,10 +73,11 @@ for f in "$bin"/bench_*; do chmod +x "$f" 2>/dev/null; done  # in case a copy lo
 
 # ---- the programs ----------------------------------------------------------
 # id | processes per round and runtime | timeout (s) | wall-time benchmark
-# name ("-": none) | command (in BUNDLE/bin) | extra environment
-P_ID=() P_REPS=() P_TIMEOUT=() P_WALL=() P_CMD=() P_ENV=()
+# name ("-": none) | command (in BUNDLE/bin) | extra environment | runtimes
+P_ID=() P_REPS=() P_TIMEOUT=() P_WALL=() P_CMD=() P_ENV=() P_RTS=()
 prog() {
   P_ID+=("$1"); P_REPS+=("$2"); P_TIMEOUT+=("$3"); P_WALL+=("$4"); P_CMD+=("$5"); P_ENV+=("${6:-}")
+  P_RTS+=("${7:-both}")
 }
 prog launch 1 120 - ./bench_launch
 prog calls 1 60 - ./bench_calls
@@ -84,6 +88,7 @@ prog ctx "$startup_reps" 30 startup.process_wall ./bench_ctx
 prog lazy "$startup_reps" 30 startup.k2000_lazy.process_wall ./bench_lazy CUDA_MODULE_LOADING=LAZY
 prog eager "$startup_reps" 30 startup.k2000_eager.process_wall ./bench_lazy CUDA_MODULE_LOADING=EAGER
 prog reg "$startup_reps" 30 registration.k10000.process_wall ./bench_reg
+prog regfloor "$startup_reps" 30 - ./bench_reg BENCH_REG_ONLY=1 floor
 prog torch 1 120 torch.process_wall "python3 torch_first_op.py"
 if [[ -n ${BENCH_ONLY:-} ]]; then
   keep=" $BENCH_ONLY "
@@ -100,7 +105,7 @@ section "machine"
   echo "nproc: $(nproc)"
   echo "cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)"
   if command -v nvidia-smi >/dev/null; then
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
+    echo "gpu: $(timeout 20 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
   else
     echo "nvidia-smi: not found"
   fi
@@ -139,6 +144,7 @@ run_one() {
   local rt=$1 i=$2 round=$3 rep=$4
   local id=${P_ID[$i]} libdir=$nv_lib t=${P_TIMEOUT[$i]}
   [[ $rt == ours ]] && libdir=$ours_lib
+  [[ $rt == floor ]] && libdir=$floor_lib
   local dir=$work/runs/$id/$rt/r$round-$rep
   mkdir -p "$dir"
   local left=$(( budget - $(elapsed) ))
@@ -190,6 +196,26 @@ run_one() {
   say "  $(printf '%-6s %-8s r%s-%s %8.2fs %-14s %3d results %2d errors' "$rt" "$id" "$round" "$rep" "$wall" "$verdict" "$nb" "$ne")"
 }
 
+# ---- warm-up (not recorded) -------------------------------------------------
+# The first process to touch the driver, the bundle and PyTorch's files pays
+# for cold caches; let an unrecorded one do that for both runtimes.
+section "warm-up"
+warm() {
+  local what=$1 t=$2
+  shift 2
+  local t0=$EPOCHREALTIME rc
+  (cd "$bin" && exec timeout -k 5 "$t" env -u CUDART_TRACE -u CUDA_MODULE_LOADING "$@") \
+    >/dev/null 2>>"$log" </dev/null
+  rc=$?
+  say "warm-up $what: rc=$rc $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2fs", b - a }')"
+}
+for d in "$nv_lib" "$ours_lib"; do
+  warm "bench_ctx ($d)" 30 LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ./bench_ctx
+done
+for i in "${!P_ID[@]}"; do
+  [[ ${P_ID[$i]} == torch ]] && warm "import torch" 120 python3 -c "import torch"
+done
+
 section "runs"
 say "bench-run: ${#P_ID[@]} programs, $rounds rounds; NVIDIA lib: ${nv_lib:-none}; ours: $ours_lib; budget ${budget}s"
 for (( round = 1; round <= rounds; round++ )); do
@@ -198,8 +224,12 @@ for (( round = 1; round <= rounds; round++ )); do
   say "round $round: ${order[0]} first"
   for i in "${!P_ID[@]}"; do
     for (( rep = 1; rep <= P_REPS[i]; rep++ )); do
-      run_one "${order[0]}" "$i" "$round" "$rep"
-      run_one "${order[1]}" "$i" "$round" "$rep"
+      if [[ ${P_RTS[$i]} == floor ]]; then
+        run_one floor "$i" "$round" "$rep"
+      else
+        run_one "${order[0]}" "$i" "$round" "$rep"
+        run_one "${order[1]}" "$i" "$round" "$rep"
+      fi
     done
   done
 done
@@ -207,12 +237,13 @@ say "bench-run: runs done in $(elapsed)s"
 
 # ---- results -------------------------------------------------------------------
 section "results"
-python3 - "$work" "$out/bench.json" "$bundle" "$nv_lib" "$ours_lib" "$rounds" \
+python3 - "$work" "$out/bench.json" "$bundle" "$nv_lib" "$ours_lib" "$floor_lib" "$rounds" \
     "$startup_reps" "$budget" "${P_ID[@]}" <<'PY' 2>&1 | tee -a "$log" >&2
 import glob, hashlib, json, os, re, statistics, subprocess, sys, time
 
-work, dest, bundle, nv_lib, ours_lib, rounds, startup_reps, budget = sys.argv[1:9]
-programs = sys.argv[9:]
+work, dest, bundle, nv_lib, ours_lib, floor_lib, rounds, startup_reps, budget = sys.argv[1:10]
+programs = sys.argv[10:]
+LIBDIR = {"nvidia": nv_lib, "ours": ours_lib, "floor": floor_lib}
 HIGHER_IS_BETTER = {"GB/s", "launch/s"}
 RUNTIMES = ("nvidia", "ours")
 
@@ -333,7 +364,7 @@ for d in sorted(glob.glob(os.path.join(work, "runs", "*", "*", "r*"))):
                 p = w[w.index("libcudart") + 1]
                 libs.extend(x for x in p.split(",") if x and x != "?")
     run["libcudart"] = sorted(set(os.path.realpath(p) for p in libs))
-    want = os.path.realpath(os.path.join(nv_lib if rt == "nvidia" else ours_lib, "libcudart.so.13"))
+    want = os.path.realpath(os.path.join(LIBDIR.get(rt, ours_lib), "libcudart.so.13"))
     run["libcudart_ok"] = bool(run["libcudart"]) and all(p == want for p in run["libcudart"])
     if not run["skipped"] and run["rc"] not in (0, None) and not run["errors"]:
         run["errors"].append("exit status %s%s" % (run["rc"], " (timeout)" if run["timed_out"] else ""))
@@ -350,7 +381,11 @@ for run in runs:
     why = "; ".join(run["errors"][:2]) or "rc=%s" % run["rc"]
     for name in order:
         b = benches[name]
-        if b.get("program") != run["program"]:
+        if b.get("program") != run["program"] and not (
+                run["runtime"] == "floor" and b.get("program") == "reg"
+                and name.startswith(("registration.k10000.ctor_span",
+                                     "registration.k10000.dlopen",
+                                     "registration.k0_baseline."))):
             continue
         key = (name, run["runtime"], run["round"], run["rep"])
         if key in printed:
@@ -384,6 +419,10 @@ for name in order:
             b["raw_" + rt] = [x["value"] for x in s]
             b["raw_" + rt + "_median"] = median(b["raw_" + rt])
         b["raw_median"] = median(b["raw_nvidia"] + b["raw_ours"])
+    floor = sorted(values.get((name, "floor"), []), key=lambda x: (x["round"], x["rep"]))
+    if floor:
+        b["floor"] = [x["value"] for x in floor]
+        b["floor_median"] = median(b["floor"])
     b["ratio_ours_nvidia"] = time_ratio(b, b["ours_median"], b["nvidia_median"])
     b["ratio_ours_raw"] = time_ratio(b, b["ours_median"], b.get("raw_ours_median")) if raw else None
     b["ratio_nvidia_raw"] = time_ratio(b, b["nvidia_median"], b.get("raw_nvidia_median")) if raw else None
@@ -402,7 +441,7 @@ for line in (read(os.path.join(bundle, "BUILD-INFO")) or "").splitlines():
     if ":" in line:
         k, v = line.split(":", 1)
         build_info[k.strip()] = v.strip()
-smi = sh("nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1")
+smi = sh("timeout 15 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1")
 doc = {
     "schema": 1,
     "generated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -432,9 +471,9 @@ doc["summary"] = {
     "runs": len(runs),
     "skipped_runs": len(runs) - len(ran),
     "failed_runs": {rt: sum(1 for r in ran if r["runtime"] == rt and (r["rc"] != 0 or r["errors"]))
-                    for rt in RUNTIMES},
+                    for rt in RUNTIMES + ("floor",)},
     "timed_out_runs": {rt: sum(1 for r in ran if r["runtime"] == rt and r["timed_out"])
-                       for rt in RUNTIMES},
+                       for rt in RUNTIMES + ("floor",)},
     "libcudart_mismatches": [
         "%s/%s r%d-%d: %s" % (r["program"], r["runtime"], r["round"], r["rep"],
                               ",".join(r["libcudart"]) or "unknown")
@@ -449,16 +488,20 @@ def fmt(v):
     return "-" if v is None else "%.4g" % v
 
 
-print("%-48s %-8s %10s %10s %8s %8s" % ("benchmark", "unit", "nvidia", "ours", "ours/nv", "ours/raw"))
-for b in out:
-    print("%-48s %-8s %10s %10s %8s %8s" % (b["name"], b["unit"], fmt(b["nvidia_median"]),
-          fmt(b["ours_median"]), fmt(b["ratio_ours_nvidia"]), fmt(b["ratio_ours_raw"])))
-failed = [r for r in ran if r["rc"] != 0 or r["errors"]]
+failed = {}
+for r in ran:
+    if r["rc"] != 0 or r["errors"]:
+        key = (r["program"], r["runtime"], "rc=%s %s" % (r["rc"], "; ".join(r["errors"][:2])[:240]))
+        failed.setdefault(key, []).append("r%d-%d" % (r["round"], r["rep"]))
 if failed:
     print("failed runs:")
-    for r in failed:
-        print("  %-6s %-8s r%d-%d rc=%s %s" % (r["runtime"], r["program"], r["round"], r["rep"],
-              r["rc"], "; ".join(r["errors"][:3])[:300]))
+    for (prog, rt, what), which in sorted(failed.items()):
+        print("  %-8s %-6s %s: %s" % (prog, rt, " ".join(which), what))
+print("%-48s %-8s %10s %10s %8s %8s" % ("benchmark", "unit", "nvidia", "ours", "ours/nv", "ours/raw"))
+for b in out:
+    print("%-48s %-8s %10s %10s %8s %8s%s" % (b["name"], b["unit"], fmt(b["nvidia_median"]),
+          fmt(b["ours_median"]), fmt(b["ratio_ours_nvidia"]), fmt(b["ratio_ours_raw"]),
+          "  floor %s" % fmt(b["floor_median"]) if b.get("floor") else ""))
 print("summary: " + json.dumps(doc["summary"]))
 PY
 
