@@ -401,7 +401,7 @@ pub fn texture_1d_linear_max_width(
     out.check()?;
     let desc = desc.read()?;
     context::check_device(dev)?;
-    let (format, channels) = crate::external::array_format(&desc)?;
+    let crate::array::Format { format, channels } = crate::array::driver_format(&desc)?;
     let mut width = 0usize;
     device_api()?
         .cuDeviceGetTexture1DLinearMaxWidth(&mut width, format, channels, dev)

@@ -443,7 +443,8 @@ fn frame_to_driver(f: &cudaEglFrame) -> Result<CUeglFrame, cudaError_t> {
     let kind = frame_type(f.frameType)?;
     let planes = plane_count(f.planeCount)?;
     let first = &f.planeDesc[0];
-    let (format, channels) = crate::external::array_format(&first.channelDesc)?;
+    let crate::array::Format { format, channels } =
+        crate::array::driver_format(&first.channelDesc)?;
     let mut d = CUeglFrame {
         width: first.width,
         height: first.height,
@@ -469,7 +470,10 @@ fn frame_from_driver(d: &CUeglFrame) -> Result<cudaEglFrame, cudaError_t> {
     }
     let kind = frame_type(d.frameType)?;
     let planes = plane_count(d.planeCount)?;
-    let channel_desc = crate::external::channel_desc(d.cuFormat, d.numChannels)?;
+    let channel_desc = crate::array::channel_desc(crate::array::Format {
+        format: d.cuFormat,
+        channels: d.numChannels,
+    })?;
     let layout = chroma(d.eglColorFormat);
     let mut plane_desc = [cudaEglPlaneDesc::default(); 3];
     let mut pitched = [cudaPitchedPtr::default(); 3];
