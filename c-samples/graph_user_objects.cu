@@ -1,5 +1,7 @@
 // graph_user_objects: user objects whose destructors run when the last
-// reference goes. One moved into a graph (cudaGraphUserObjectMove): alive
+// reference goes (cudaUserObjectNoDestructorSync, the one flag CUDA
+// accepts: destructors run on a driver thread, so the checks wait for
+// them). One moved into a graph (cudaGraphUserObjectMove): alive
 // while the graph and its executable graph exist, destroyed after both are
 // destroyed and the device synchronized. One retained by a graph with a
 // new reference, released by the graph, then by the program. One whose
@@ -30,7 +32,7 @@ int main() {
 
   // 1. Moved into the graph.
   cudaUserObject_t o0;
-  CK(cudaUserObjectCreate(&o0, &g_ids[0], destroy, 1, 0));
+  CK(cudaUserObjectCreate(&o0, &g_ids[0], destroy, 1, cudaUserObjectNoDestructorSync));
   cudaGraph_t g;
   CK(cudaGraphCreate(&g, 0));
   CK(cudaGraphRetainUserObject(g, o0, 1, cudaGraphUserObjectMove));
@@ -77,7 +79,7 @@ int main() {
 
   // 3. The program's own references.
   cudaUserObject_t o2;
-  CK(cudaUserObjectCreate(&o2, &g_ids[2], destroy, 2, 0));
+  CK(cudaUserObjectCreate(&o2, &g_ids[2], destroy, 2, cudaUserObjectNoDestructorSync));
   CK(cudaUserObjectRetain(o2, 3));
   CK(cudaUserObjectRelease(o2, 4));
   usleep(20000);
@@ -91,9 +93,13 @@ int main() {
 
   // Errors.
   cudaUserObject_t bad;
-  CK_EQ(cudaUserObjectCreate(&bad, &g_ids[0], NULL, 1, 0), cudaErrorInvalidValue);
+  CK_EQ(cudaUserObjectCreate(&bad, &g_ids[0], destroy, 1, 0), cudaErrorInvalidValue);
+  printf("flags 0 (destructor sync is not offered): cudaErrorInvalidValue\n");
+  CK_EQ(cudaUserObjectCreate(&bad, &g_ids[0], NULL, 1, cudaUserObjectNoDestructorSync),
+        cudaErrorInvalidValue);
   printf("no destructor: cudaErrorInvalidValue\n");
-  CK_EQ(cudaUserObjectCreate(&bad, NULL, destroy, 1, 0), cudaErrorInvalidValue);
+  CK_EQ(cudaUserObjectCreate(&bad, NULL, destroy, 1, cudaUserObjectNoDestructorSync),
+        cudaErrorInvalidValue);
   printf("no object pointer: cudaErrorInvalidValue\n");
   (void)cudaGetLastError();
 

@@ -79,8 +79,6 @@ int main(int argc, char **argv) {
   cudaIpcMemHandle_t hh;
   printf("handle of pinned host memory: %s\n", err_name(cudaIpcGetMemHandle(&hh, pinned)));
   (void)cudaGetLastError();
-  printf("cudaIpcGetMemHandle(NULL, ...): %s\n", err_name(cudaIpcGetMemHandle(NULL, dev)));
-  (void)cudaGetLastError();
   CK(cudaFreeHost(pinned));
 
   char hex[2 * sizeof(h) + 1];
@@ -100,6 +98,11 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(host, dev, sizeof(host), cudaMemcpyDeviceToHost));
   for (int i = 0; i < N; i++) EXPECT(host[i] == 2 * (3 * i + 1), "parent: [%d] = %d", i, host[i]);
   printf("parent: the child's writes are visible: %d values doubled\n", N);
+
+  // A NULL handle pointer, last: NVIDIA's runtime crashed (rc 139) in this
+  // sample, most likely here (a handle it may write through unchecked).
+  printf("cudaIpcGetMemHandle(NULL, ...): %s\n", err_name(cudaIpcGetMemHandle(NULL, dev)));
+  (void)cudaGetLastError();
   CK(cudaFree(dev));
   return sample_pass();
 }

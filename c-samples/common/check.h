@@ -36,6 +36,7 @@ static inline int sample_pass(void) {
 }
 
 static inline const char *err_name(cudaError_t e) { return cudaGetErrorName(e); }
+__attribute__((constructor)) static void sample_stdout_by_line(void) { setvbuf(stdout, NULL, _IOLBF, 0); }  // a crash keeps the lines before it
 
 // A runtime call that must succeed.
 #define CK(call)                                                               \

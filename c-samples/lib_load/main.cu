@@ -163,8 +163,11 @@ int main() {
   static const unsigned long long junk[16] = {0x1234};
   cudaLibrary_t bad = NULL;
   e = cudaLibraryLoadData(&bad, junk, NULL, NULL, 0, NULL, NULL, 0);
+  // NVIDIA's driver accepts these bytes (cudaSuccess on an H200: with lazy
+  // loading the image is not parsed at load time), so only the answer is
+  // printed. A library loaded this way is left alone (not unloaded).
   printf("LoadData of junk: %s\n", err_name(e));
-  EXPECT(e != cudaSuccess, "junk must not load");
+  bad = NULL;
   (void)cudaGetLastError();
   CK_EQ(cudaLibraryLoadData(&bad, NULL, NULL, NULL, 0, NULL, NULL, 0), cudaErrorInvalidValue);
   CK_EQ(cudaLibraryLoadData(NULL, lib_load_fatbin, NULL, NULL, 0, NULL, NULL, 0), cudaErrorInvalidValue);

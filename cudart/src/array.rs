@@ -616,10 +616,13 @@ fn run_2d(
     if e.width == 0 || e.height == 0 {
         return Ok(());
     }
+    // NVIDIA's runtime answers a row wider than the linear side's pitch
+    // with cudaErrorInvalidValue for the array copies (seen on an H200),
+    // unlike cudaMemcpy2D, which keeps cudaErrorInvalidPitchValue.
     for side in [&src, &dst] {
         if let Place::Memory { pitch, .. } = side.place {
             if e.width > pitch {
-                return Err(cudaError_t::cudaErrorInvalidPitchValue);
+                return Err(cudaError_t::cudaErrorInvalidValue);
             }
         }
     }

@@ -38,8 +38,8 @@ pub enum Needs {
 }
 
 /// Where the process stands for the runtime: running, tearing down (the
-/// exit handler ran, or the library is being unloaded), or a child forked
-/// after the parent had loaded the driver.
+/// library is being unloaded), or a child forked after the parent had
+/// loaded the driver.
 static PHASE: AtomicU8 = AtomicU8::new(RUNNING);
 const RUNNING: u8 = 0;
 const UNLOADING: u8 = 1;
@@ -68,8 +68,7 @@ pub fn refused() -> Result<(), cudaError_t> {
     refusal().map_or(Ok(()), Err)
 }
 
-/// Teardown begins (the exit handler, or the library's destructor): from
-/// then on, calls that need the driver answer `cudaErrorCudartUnloading`.
+/// Teardown begins (the library's destructor): from then on, calls that need the driver answer `cudaErrorCudartUnloading`.
 /// Returns whether this call began it.
 pub(crate) fn begin_teardown() -> bool {
     PHASE

@@ -13,15 +13,28 @@
 //!   for the whole process, and makes it current on the calling thread with
 //!   `cuCtxSetCurrent`. Calls that only need the driver (device count,
 //!   properties, `cudaGetDevice`, versions) bind nothing.
-//! - `cudaSetDevice` binds the device's primary context at once;
-//!   `cudaSetDeviceFlags` and `cudaInitDevice` activate it (retain) without
-//!   making it current.
-//! - `cudaDeviceReset` releases and resets the device's primary context; the
-//!   next call that needs it retains it again. With a context of the
-//!   program's own current, only the runtime's state for that context goes
-//!   (the runtime keeps none: libraries are context-independent).
-//! - At exit the runtime's exit handler releases the retained primary
-//!   contexts.
+//! - `cudaSetDevice` and `cudaSetDeviceFlags` bind the device's primary
+//!   context at once (`cudaSetDeviceFlags` answers
+//!   `cudaErrorIncompatibleDriverContext` while a context of the program's
+//!   own is current); `cudaInitDevice` activates it (retain) without making
+//!   it current. Pointer attributes bind nothing.
+//! - `cudaDeviceReset` releases and resets the device's primary context and
+//!   leaves the thread's current handle as it is (NVIDIA does too): the
+//!   next call that needs a context sees the released handle and binds the
+//!   primary context again (retained anew). A reset from a thread with no
+//!   context current retains the primary context again at once, for the
+//!   threads that still have it current. With a context of the program's
+//!   own current, only the runtime's state for that context goes (the
+//!   runtime keeps none: libraries are context-independent).
+//! - Dead handles: the runtime notes the events and streams it creates with
+//!   their context. A reset marks those of the reset context dead; a dead
+//!   handle never reaches the driver again (it would use freed memory):
+//!   event calls answer `cudaErrorContextIsDestroyed`, stream calls
+//!   `cudaErrorInvalidResourceHandle`, as NVIDIA's runtime does.
+//! - No exit handler: calls from exit handlers and static destructors work
+//!   while the driver does; once the driver has shut down they get its
+//!   answer (`cudaErrorCudartUnloading`). Teardown begins when the library
+//!   is unloaded; the driver releases what is left.
 
 use crate::abi::{cudaDeviceAttr, cudaDeviceProp, cudaError_t};
 use crate::boundary::{In, Out};
@@ -30,6 +43,7 @@ use crate::trace;
 use once_cell::sync::OnceCell;
 use parking_lot::Mutex;
 use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{c_int, c_uint};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
@@ -282,6 +296,10 @@ pub fn reset_device() -> Result<(), cudaError_t> {
     let drv = driver::get()?;
     let mut cur: CUcontext = std::ptr::null_mut();
     let _ = drv.cuCtxGetCurrent(&mut cur);
+    if ANY_RESET.load(Ordering::Relaxed) && was_released(cur) {
+        // A handle an earlier reset released: as good as none.
+        cur = std::ptr::null_mut();
+    }
     let mut dev = current_device();
     if !cur.is_null() && !is_runtime_primary(cur) {
         match primary_device_of(drv, cur) {
@@ -316,15 +334,24 @@ pub fn reset_device() -> Result<(), cudaError_t> {
     if !ctx.is_null() {
         slot.released.store(ctx, Ordering::Relaxed);
         ANY_RESET.store(true, Ordering::Relaxed);
+        handles_die_with(ctx);
         // After a device fault the release reports the fault too; the reset
         // must happen regardless, so the release's status is not an answer.
         let _ = drv.cuDevicePrimaryCtxRelease(dev);
+    } else if !cur.is_null() {
+        handles_die_with(cur);
     }
     let r = drv.cuDevicePrimaryCtxReset(dev);
-    if !cur.is_null() && (cur == ctx || ctx.is_null()) {
-        let _ = drv.cuCtxSetCurrent(std::ptr::null_mut());
-    }
+    // The thread keeps its current handle (now released): the next call
+    // that needs a context binds the primary context again.
     crate::error::clear_sticky();
+    if cur.is_null() && !ctx.is_null() && r == driver::CUresult::SUCCESS {
+        // A reset from a thread with nothing current: other threads still
+        // have the primary context current, and NVIDIA's runtime activates
+        // it again at once (measured: "primary active" after it).
+        drop(_guard);
+        let _ = primary(drv, dev);
+    }
     trace::end!(
         span,
         "context",
@@ -333,6 +360,102 @@ pub fn reset_device() -> Result<(), cudaError_t> {
         trace::thread_label()
     );
     r.ok()
+}
+
+/// What the runtime knows of the events and streams it created: the
+/// context each belongs to, and the ones a reset destroyed.
+#[derive(Default)]
+struct Handles {
+    live: HashMap<usize, usize>,
+    dead: HashSet<usize>,
+}
+
+static HANDLES: Mutex<Option<Handles>> = Mutex::new(None);
+
+/// Set once a reset left a dead event or stream handle: only then do the
+/// event and stream calls look their handle up.
+static ANY_DEAD: AtomicBool = AtomicBool::new(false);
+
+/// Notes an event or stream the runtime just created in the calling
+/// thread's current context (an address the driver reuses is alive again).
+pub fn handle_created(handle: *mut std::ffi::c_void) {
+    let Some(drv) = driver::loaded() else {
+        return;
+    };
+    let mut cur: CUcontext = std::ptr::null_mut();
+    let _ = drv.cuCtxGetCurrent(&mut cur);
+    let mut h = HANDLES.lock();
+    let h = h.get_or_insert_with(Handles::default);
+    h.dead.remove(&(handle as usize));
+    h.live.insert(handle as usize, cur as usize);
+}
+
+/// Forgets an event or stream destroyed through the runtime.
+pub fn handle_destroyed(handle: *mut std::ffi::c_void) {
+    if let Some(h) = HANDLES.lock().as_mut() {
+        h.live.remove(&(handle as usize));
+    }
+}
+
+/// The events and streams of `ctx` die with it (a reset).
+fn handles_die_with(ctx: CUcontext) {
+    let mut h = HANDLES.lock();
+    let Some(h) = h.as_mut() else {
+        return;
+    };
+    let gone: Vec<usize> = h
+        .live
+        .iter()
+        .filter(|&(_, &c)| c == ctx as usize)
+        .map(|(&k, _)| k)
+        .collect();
+    for k in gone {
+        h.live.remove(&k);
+        h.dead.insert(k);
+        ANY_DEAD.store(true, Ordering::Relaxed);
+    }
+}
+
+fn is_dead(handle: *mut std::ffi::c_void) -> bool {
+    ANY_DEAD.load(Ordering::Relaxed)
+        && HANDLES
+            .lock()
+            .as_ref()
+            .is_some_and(|h| h.dead.contains(&(handle as usize)))
+}
+
+/// For the event room: an event whose context a reset destroyed answers
+/// `cudaErrorContextIsDestroyed` without reaching the driver.
+#[inline]
+pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
+    if is_dead(event) {
+        return Err(cudaError_t::cudaErrorContextIsDestroyed);
+    }
+    Ok(())
+}
+
+/// For the stream room and launches: a stream whose context a reset
+/// destroyed answers `cudaErrorInvalidResourceHandle` without reaching the
+/// driver.
+#[inline]
+pub fn check_stream(stream: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
+    if is_dead(stream) {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
+    Ok(())
+}
+
+/// `cudaGetDeviceCount`: once the runtime has counted the devices, the
+/// count is answered in every phase (at teardown and in a forked child
+/// too, as NVIDIA's does); before that the call needs the driver.
+pub fn count_devices(out: Out<c_int>) -> Result<(), cudaError_t> {
+    out.check()?;
+    if let Some(slots) = DEVICES.get() {
+        return out.write(slots.len() as c_int);
+    }
+    crate::boundary::refused()?;
+    driver::get()?;
+    out.write(device_count()?)
 }
 
 /// Checks device flags as `cudaSetDeviceFlags` takes them: within
@@ -364,14 +487,21 @@ fn apply_flags(drv: &Driver, dev: c_int, flags: c_uint) -> Result<(), cudaError_
 }
 
 /// `cudaSetDeviceFlags`: sets the current device's primary-context flags
-/// and initializes the device (the primary context is retained, active)
-/// without making it current.
+/// and binds the primary context to the calling thread (retained, active,
+/// current), as NVIDIA's does. With a context of the program's own current
+/// the flags cannot apply: `cudaErrorIncompatibleDriverContext`, nothing
+/// changes.
 pub fn set_device_flags(flags: c_uint) -> Result<(), cudaError_t> {
     check_flags(flags)?;
     let drv = driver::get()?;
+    let mut cur: CUcontext = std::ptr::null_mut();
+    let _ = drv.cuCtxGetCurrent(&mut cur);
+    if !cur.is_null() && !is_runtime_primary(cur) && primary_device_of(drv, cur).is_none() {
+        return Err(cudaError_t::cudaErrorIncompatibleDriverContext);
+    }
     let dev = current_device();
     apply_flags(drv, dev, flags)?;
-    primary(drv, dev).map(|_| ())
+    bind_primary(drv, dev).map(|_| ())
 }
 
 /// `cudaGetDeviceFlags`: the flags of the program's own context when one
@@ -397,11 +527,10 @@ pub fn get_device_flags() -> Result<c_uint, cudaError_t> {
 
 /// `cudaInitDevice`: initializes `dev` (retains its primary context, with
 /// `device_flags` applied first when `flags` says they are valid) without
-/// making it current or changing the thread's device.
+/// making it current or changing the thread's device. Other bits of
+/// `flags` are ignored (NVIDIA's answers `cudaInitDevice(0, 0, 2)` with
+/// success, measured on the H200).
 pub fn init_device(dev: c_int, device_flags: c_uint, flags: c_uint) -> Result<(), cudaError_t> {
-    if flags & !INIT_FLAGS_ARE_VALID != 0 {
-        return Err(cudaError_t::cudaErrorInvalidValue);
-    }
     let drv = driver::get()?;
     check_device(dev)?;
     if flags & INIT_FLAGS_ARE_VALID != 0 {
@@ -483,37 +612,6 @@ pub fn choose_device(out: Out<c_int>, prop: In<cudaDeviceProp>) -> Result<(), cu
         }
     }
     out.write(best.map_or(0, |(_, d)| d))
-}
-
-/// The exit handler's part: releases every primary context the runtime
-/// retained (the driver destroys one whose last reference this was).
-/// Threads that still have one current are bound again if they call in
-/// later (and are refused, since teardown has begun).
-pub fn release_all_at_exit() {
-    let (Some(drv), Some(slots)) = (driver::loaded(), DEVICES.get()) else {
-        return;
-    };
-    for (dev, slot) in slots.iter().enumerate() {
-        // A thread busy retaining at exit keeps its device.
-        let Some(_guard) = slot.lock.try_lock() else {
-            continue;
-        };
-        let ctx = slot.primary.swap(std::ptr::null_mut(), Ordering::AcqRel);
-        if ctx.is_null() {
-            continue;
-        }
-        slot.released.store(ctx, Ordering::Relaxed);
-        ANY_RESET.store(true, Ordering::Relaxed);
-        let span = trace::start();
-        let r = drv.cuDevicePrimaryCtxRelease(dev as c_int);
-        trace::end!(
-            span,
-            "context",
-            format!("release primary context (device {dev})"),
-            "exit: cuDevicePrimaryCtxRelease of device {dev}'s primary context {ctx:p} -> {}",
-            r.0
-        );
-    }
 }
 
 /// `cudaDeviceSynchronize`.

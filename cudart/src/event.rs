@@ -1,4 +1,7 @@
-//! Events: `cudaEvent_t` is the driver's `CUevent`, passed through.
+//! Events: `cudaEvent_t` is the driver's `CUevent`, passed through. The
+//! runtime notes the events it creates; one whose context a
+//! `cudaDeviceReset` destroyed answers `cudaErrorContextIsDestroyed`
+//! without reaching the driver (`context::check_event`).
 //!
 //! Also the events shared between processes (`cudaIpc*EventHandle`: the
 //! runtime's 64-byte handle is the driver's `CUipcEventHandle`) and events
@@ -21,6 +24,7 @@ pub fn create(out: Out<cudaEvent_t>, flags: c_uint) -> Result<(), cudaError_t> {
     }
     let mut e = std::ptr::null_mut();
     driver::get()?.cuEventCreate(&mut e, flags).ok()?;
+    crate::context::handle_created(e.cast());
     out.write(e)
 }
 
@@ -29,7 +33,10 @@ pub fn destroy(event: cudaEvent_t) -> Result<(), cudaError_t> {
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
-    driver::get()?.cuEventDestroy(event).ok()
+    crate::context::check_event(event.cast())?;
+    driver::get()?.cuEventDestroy(event).ok()?;
+    crate::context::handle_destroyed(event.cast());
+    Ok(())
 }
 
 /// `cudaEventRecord` (and `_ptsz`).
@@ -41,6 +48,7 @@ pub fn record(
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
+    crate::context::check_event(event.cast())?;
     driver::get()?
         .cuEventRecord(event, driver_stream(stream, per_thread))
         .ok()
@@ -56,6 +64,7 @@ pub fn record_with_flags(
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
+    crate::context::check_event(event.cast())?;
     driver::get()?
         .cuEventRecordWithFlags(event, driver_stream(stream, per_thread), flags)
         .ok()
@@ -66,6 +75,7 @@ pub fn query(event: cudaEvent_t) -> Result<(), cudaError_t> {
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
+    crate::context::check_event(event.cast())?;
     driver::get()?.cuEventQuery(event).ok()
 }
 
@@ -74,6 +84,7 @@ pub fn synchronize(event: cudaEvent_t) -> Result<(), cudaError_t> {
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
+    crate::context::check_event(event.cast())?;
     driver::get()?.cuEventSynchronize(event).ok()
 }
 
@@ -87,6 +98,8 @@ pub fn elapsed_time(
     if start.is_null() || end.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
+    crate::context::check_event(start.cast())?;
+    crate::context::check_event(end.cast())?;
     let mut ms = 0f32;
     driver::get()?
         .cuEventElapsedTime(&mut ms, start, end)
@@ -96,11 +109,13 @@ pub fn elapsed_time(
 
 /// `cudaIpcGetEventHandle`: the event must have been created with
 /// `cudaEventInterprocess | cudaEventDisableTiming` (the driver checks).
+/// As in NVIDIA's runtime, the event is checked before the output pointer
+/// (a NULL handle for a plain event is cudaErrorInvalidResourceHandle,
+/// seen on an H200).
 pub fn ipc_get_handle(
     out: Out<cudaIpcEventHandle_t>,
     event: cudaEvent_t,
 ) -> Result<(), cudaError_t> {
-    out.check()?;
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
@@ -108,6 +123,7 @@ pub fn ipc_get_handle(
     driver::family::<StreamApi>(false)?
         .cuIpcGetEventHandle(&mut h, event)
         .ok()?;
+    out.check()?;
     out.write(h)
 }
 

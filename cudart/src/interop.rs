@@ -19,7 +19,8 @@
 //! "use this device for interop" calls: since CUDA 5 (GL) a device needs
 //! no association with the graphics API, and the driver's public API has
 //! no way to attach a VdpDevice to a primary context, so both select the
-//! device as `cudaSetDevice` does.
+//! device as `cudaSetDevice` does (`cudaGLSetGLDevice` only before the
+//! runtime has set up a context, as NVIDIA's runtime answers).
 
 use crate::abi::{
     cudaArray_t, cudaEglColorFormatARGB, cudaEglColorFormatUYVY2020,
@@ -48,8 +49,23 @@ pub fn unregister_resource(resource: cudaGraphicsResource_t) -> Result<(), cudaE
 }
 
 /// `count` as the driver's unsigned count; a negative one is refused.
-fn resource_count(count: c_int) -> Result<c_uint, cudaError_t> {
-    c_uint::try_from(count).map_err(|_| cudaError_t::cudaErrorInvalidValue)
+/// NVIDIA's runtime looks at the first resource before the count: a
+/// negative count over a NULL first resource is
+/// cudaErrorInvalidResourceHandle (seen on an H200), otherwise
+/// cudaErrorInvalidValue.
+fn resource_count(
+    count: c_int,
+    resources: *const cudaGraphicsResource_t,
+) -> Result<c_uint, cudaError_t> {
+    c_uint::try_from(count).map_err(|_| {
+        // SAFETY: a non-NULL `resources` is the caller's array, which
+        // holds at least one entry whenever it is passed at all.
+        if !resources.is_null() && unsafe { resources.read_unaligned() }.is_null() {
+            cudaError_t::cudaErrorInvalidResourceHandle
+        } else {
+            cudaError_t::cudaErrorInvalidValue
+        }
+    })
 }
 
 /// `cudaGraphicsMapResources`.
@@ -58,7 +74,7 @@ pub fn map_resources(
     resources: *mut cudaGraphicsResource_t,
     stream: cudaStream_t,
 ) -> Result<(), cudaError_t> {
-    let count = resource_count(count)?;
+    let count = resource_count(count, resources)?;
     api()?.cuGraphicsMapResources(count, resources, stream).ok()
 }
 
@@ -68,7 +84,7 @@ pub fn unmap_resources(
     resources: *mut cudaGraphicsResource_t,
     stream: cudaStream_t,
 ) -> Result<(), cudaError_t> {
-    let count = resource_count(count)?;
+    let count = resource_count(count, resources)?;
     api()?
         .cuGraphicsUnmapResources(count, resources, stream)
         .ok()
@@ -152,7 +168,13 @@ pub fn gl_register_image(
 
 /// `cudaGLSetGLDevice` (deprecated since CUDA 5.0): selects the device, as
 /// `cudaSetDevice` does; GL interop needs no further association.
+/// Like NVIDIA's runtime, it is refused with cudaErrorSetOnActiveProcess
+/// once the runtime has set up a context (seen on an H200).
 pub fn gl_set_device(device: c_int) -> Result<(), cudaError_t> {
+    context::check_device(device)?;
+    if context::has_context() {
+        return Err(cudaError_t::cudaErrorSetOnActiveProcess);
+    }
     context::set_device(device)
 }
 
@@ -162,9 +184,26 @@ pub fn gl_register_buffer_object(buffer: u32) -> Result<(), cudaError_t> {
 }
 
 /// `cudaGLUnregisterBufferObject` (deprecated).
+/// NVIDIA's runtime needs a current GL context here first: without one it
+/// answers with the error the driver gives for that (on a headless H200,
+/// cudaErrorOperatingSystem), not the driver's InvalidValue for an
+/// unregistered buffer. The GL device query makes the same check; only
+/// its "no GL context" answer is passed on.
 pub fn gl_unregister_buffer_object(buffer: u32) -> Result<(), cudaError_t> {
-    api()?.cuGLUnregisterBufferObject(buffer).ok()
+    let api = api()?;
+    let mut count: c_uint = 0;
+    let mut device: c_int = 0;
+    if let Err(cudaError_t::cudaErrorOperatingSystem) = api
+        .cuGLGetDevices(&mut count, &mut device, 1, GL_DEVICE_LIST_ALL)
+        .ok()
+    {
+        return Err(cudaError_t::cudaErrorOperatingSystem);
+    }
+    api.cuGLUnregisterBufferObject(buffer).ok()
 }
+
+/// `cudaGLDeviceListAll` (the driver's `CU_GL_DEVICE_LIST_ALL`).
+const GL_DEVICE_LIST_ALL: c_uint = 1;
 
 /// `cudaGLSetBufferObjectMapFlags` (deprecated).
 pub fn gl_set_buffer_object_map_flags(buffer: u32, flags: c_uint) -> Result<(), cudaError_t> {
@@ -358,6 +397,10 @@ pub fn mapped_egl_frame(
     index: c_uint,
     level: c_uint,
 ) -> Result<(), cudaError_t> {
+    // NVIDIA's runtime checks the resource before the output pointer.
+    if resource.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
     out.check()?;
     let mut frame = CUeglFrame::default();
     api()?

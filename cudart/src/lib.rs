@@ -73,52 +73,19 @@ unsafe extern "C" fn fork_child() {
     );
 }
 
-/// Called once the driver is loaded and initialized (`cuInit` done): the
-/// runtime registers its exit handler now, as NVIDIA's does at its first
-/// initialization. Exit handlers run in reverse order of registration, so
-/// handlers and static destructors registered before the first CUDA call
-/// run after the runtime's teardown and see `cudaErrorCudartUnloading`;
-/// those registered later run before it and can still use CUDA.
-pub(crate) fn on_driver_ready() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        // SAFETY: `at_exit` is an `extern "C"` function of this library that
-        // never unwinds; atexit only records it (glibc runs it at exit, or
-        // when this library is unloaded, whichever comes first).
-        let r = unsafe { libc::atexit(at_exit) };
-        trace::event!(
-            "runtime",
-            "exit handler registered",
-            "runtime exit handler registered{}",
-            if r == 0 {
-                ""
-            } else {
-                " (failed: teardown at unload only)"
-            }
-        );
-    });
-}
-
-/// The runtime's exit handler: teardown begins (later calls that need the
-/// driver answer `cudaErrorCudartUnloading`) and the primary contexts the
-/// runtime retained are released.
-extern "C" fn at_exit() {
-    let _ = std::panic::catch_unwind(|| {
-        if boundary::begin_teardown() {
-            trace::event!(
-                "runtime",
-                "teardown (exit handler)",
-                "exit: teardown begins; later calls get cudaErrorCudartUnloading"
-            );
-            context::release_all_at_exit();
-        }
-        trace::flush();
-    });
-}
+/// Called once the driver is loaded and initialized (`cuInit` done). The
+/// runtime registers no exit handler: NVIDIA's runtime lets exit handlers
+/// and static destructors use CUDA for as long as the driver works (even
+/// handlers registered before the first CUDA call, measured on the H200);
+/// once the driver has shut down at exit, calls get its answer
+/// (`CUDA_ERROR_DEINITIALIZED`, `cudaErrorCudartUnloading`). Teardown
+/// begins when this library is unloaded; the driver releases the primary
+/// contexts the runtime still holds.
+pub(crate) fn on_driver_ready() {}
 
 /// Runs when the library is unloaded (at exit, after every exit handler, or
-/// at `dlclose`): teardown, if the exit handler did not begin it, and the
-/// end of the trace (the JSON array is closed here).
+/// at `dlclose`): teardown begins, and the trace ends (the JSON array is
+/// closed here).
 extern "C" fn on_unload() {
     let _ = std::panic::catch_unwind(|| {
         if boundary::begin_teardown() {

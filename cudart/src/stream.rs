@@ -7,6 +7,9 @@
 //! and layouts (see `driver/stream.rs`), so they pass through unchanged.
 //! Every `per_thread` function serves both the plain export and its
 //! `_ptsz` variant: the null stream of the latter is the per-thread stream.
+//! The runtime notes the streams it creates; one whose context a
+//! `cudaDeviceReset` destroyed answers `cudaErrorInvalidResourceHandle`
+//! without reaching the driver (`context::check_stream`).
 
 use crate::abi::{
     cudaError_t, cudaGraphEdgeData, cudaGraphNode_t, cudaGraph_t, cudaLaunchAttributeID,
@@ -26,6 +29,7 @@ pub fn create(out: Out<cudaStream_t>, flags: c_uint) -> Result<(), cudaError_t> 
     }
     let mut s = std::ptr::null_mut();
     driver::get()?.cuStreamCreate(&mut s, flags).ok()?;
+    crate::context::handle_created(s.cast());
     out.write(s)
 }
 
@@ -43,6 +47,7 @@ pub fn create_with_priority(
     driver::get()?
         .cuStreamCreateWithPriority(&mut s, flags, priority)
         .ok()?;
+    crate::context::handle_created(s.cast());
     out.write(s)
 }
 
@@ -51,11 +56,15 @@ pub fn destroy(stream: cudaStream_t) -> Result<(), cudaError_t> {
     if (stream as usize) <= 2 {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
-    driver::get()?.cuStreamDestroy(stream).ok()
+    crate::context::check_stream(stream.cast())?;
+    driver::get()?.cuStreamDestroy(stream).ok()?;
+    crate::context::handle_destroyed(stream.cast());
+    Ok(())
 }
 
 /// `cudaStreamSynchronize` (and `_ptsz`).
 pub fn synchronize(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
+    crate::context::check_stream(stream.cast())?;
     driver::get()?
         .cuStreamSynchronize(driver_stream(stream, per_thread))
         .ok()
@@ -64,6 +73,7 @@ pub fn synchronize(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaErr
 /// `cudaStreamQuery` (and `_ptsz`): `cudaErrorNotReady` while work is
 /// pending; like every error it is recorded as the last error.
 pub fn query(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
+    crate::context::check_stream(stream.cast())?;
     driver::get()?
         .cuStreamQuery(driver_stream(stream, per_thread))
         .ok()
@@ -76,6 +86,8 @@ pub fn wait_event(
     flags: c_uint,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    crate::context::check_stream(stream.cast())?;
+    crate::context::check_event(event)?;
     driver::get()?
         .cuStreamWaitEvent(driver_stream(stream, per_thread), event, flags)
         .ok()
@@ -87,6 +99,7 @@ pub fn get_flags(
     out: Out<c_uint>,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    crate::context::check_stream(stream.cast())?;
     out.check()?;
     let mut f = 0;
     driver::get()?
@@ -101,6 +114,7 @@ pub fn get_priority(
     out: Out<c_int>,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    crate::context::check_stream(stream.cast())?;
     out.check()?;
     let mut p = 0;
     driver::get()?
@@ -137,6 +151,7 @@ pub fn launch_host_func(
     data: *mut c_void,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    crate::context::check_stream(stream.cast())?;
     if f.is_none() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
@@ -155,6 +170,7 @@ pub fn add_callback(
     flags: c_uint,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    crate::context::check_stream(stream.cast())?;
     let Some(cb) = cb else {
         return Err(cudaError_t::cudaErrorInvalidValue);
     };

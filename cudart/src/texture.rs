@@ -351,6 +351,11 @@ pub fn create_texture_object(
     out.check()?;
     let res_desc = res.read()?;
     let resource = resource_from_runtime(&res_desc)?;
+    // NVIDIA's runtime answers a missing texture description with
+    // cudaErrorInvalidResourceHandle (seen on an H200), not InvalidValue.
+    if tex.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
     let integer = array::is_integer(element_format(&resource)?.format);
     let tex = texture_desc_to_driver(&tex.read()?, integer)?;
     let res = resource_to_driver(&resource, res_desc.flags);

@@ -43,16 +43,16 @@ entry_points! {
         => launch::get_kernel_for_stub(kernel, hostFun);
     Context fn __cudaLaunchKernel(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, LEGACY);
+        => { context::check_stream(stream)?; launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, LEGACY) };
     Context fn __cudaLaunchKernel_ptsz(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, PT);
+        => { context::check_stream(stream)?; launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, PT) };
     Context fn cudaLaunchKernel(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => launch::launch(func, gridDim, blockDim, args, sharedMem, stream, LEGACY);
+        => { context::check_stream(stream)?; launch::launch(func, gridDim, blockDim, args, sharedMem, stream, LEGACY) };
     Context fn cudaLaunchKernel_ptsz(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => launch::launch(func, gridDim, blockDim, args, sharedMem, stream, PT);
+        => { context::check_stream(stream)?; launch::launch(func, gridDim, blockDim, args, sharedMem, stream, PT) };
     Context fn cudaLaunchKernelExC(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
         => launch::launch_ex(config, func, args, LEGACY);
     Context fn cudaLaunchKernelExC_ptsz(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
@@ -83,7 +83,8 @@ entry_points! {
     // Versions and devices.
     Nothing fn cudaRuntimeGetVersion(runtimeVersion: Out<c_int>) -> cudaError_t => device::runtime_version(runtimeVersion);
     Nothing fn cudaDriverGetVersion(driverVersion: Out<c_int>) -> cudaError_t => device::driver_version(driverVersion);
-    Driver fn cudaGetDeviceCount(count: Out<c_int>) -> cudaError_t => device::count(count);
+    // The count, once known, is answered in every phase (teardown, forked child).
+    Nothing fn cudaGetDeviceCount(count: Out<c_int>) -> cudaError_t => context::count_devices(count);
     Driver fn cudaGetDevice(device: Out<c_int>) -> cudaError_t => device.write(context::get_device()?);
     Driver fn cudaSetDevice(device: c_int) -> cudaError_t => context::set_device(device);
     Driver fn cudaGetDeviceProperties(prop: Out<cudaDeviceProp>, device: c_int) -> cudaError_t => device::properties(prop, device);
@@ -127,8 +128,17 @@ entry_points! {
     Context fn cudaMallocManaged(devPtr: Out<*mut c_void>, size: usize, flags: c_uint) -> cudaError_t
         => memory::malloc_managed(devPtr, size, flags);
     Context fn cudaMemGetInfo(free: Out<usize>, total: Out<usize>) -> cudaError_t => memory::get_info(free, total);
-    Context fn cudaPointerGetAttributes(attributes: Out<cudaPointerAttributes>, ptr: *const c_void) -> cudaError_t
-        => memory::pointer_get_attributes(attributes, ptr);
+    // Binds no context (NVIDIA's leaves the primary context inactive): the
+    // driver answers under UVA without one; should it want one, the call
+    // is made again with the thread's context bound.
+    Driver fn cudaPointerGetAttributes(attributes: Out<cudaPointerAttributes>, ptr: *const c_void) -> cudaError_t
+        => match memory::pointer_get_attributes(attributes, ptr) {
+            Err(cudaError_t::cudaErrorDeviceUninitialized) => {
+                context::ensure()?;
+                memory::pointer_get_attributes(attributes, ptr)
+            }
+            r => r,
+        };
     Context fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> cudaError_t
         => memory::memcpy(dst, src, count, kind, LEGACY);
     Context fn cudaMemcpy_ptds(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> cudaError_t
