@@ -75,68 +75,8 @@ impl Default for CuKernelNodeParams {
     }
 }
 
-/// `CUDA_MEMCPY3D` (`_v2`).
-#[repr(C)]
-#[derive(Copy, Clone, Debug)]
-pub struct CuMemcpy3D {
-    pub srcXInBytes: usize,
-    pub srcY: usize,
-    pub srcZ: usize,
-    pub srcLOD: usize,
-    pub srcMemoryType: c_uint,
-    pub srcHost: *const c_void,
-    pub srcDevice: CUdeviceptr,
-    pub srcArray: CUarray,
-    pub reserved0: *mut c_void,
-    pub srcPitch: usize,
-    pub srcHeight: usize,
-    pub dstXInBytes: usize,
-    pub dstY: usize,
-    pub dstZ: usize,
-    pub dstLOD: usize,
-    pub dstMemoryType: c_uint,
-    pub dstHost: *mut c_void,
-    pub dstDevice: CUdeviceptr,
-    pub dstArray: CUarray,
-    pub reserved1: *mut c_void,
-    pub dstPitch: usize,
-    pub dstHeight: usize,
-    pub WidthInBytes: usize,
-    pub Height: usize,
-    pub Depth: usize,
-}
-
-impl Default for CuMemcpy3D {
-    fn default() -> Self {
-        Self {
-            srcXInBytes: 0,
-            srcY: 0,
-            srcZ: 0,
-            srcLOD: 0,
-            srcMemoryType: 0,
-            srcHost: std::ptr::null(),
-            srcDevice: 0,
-            srcArray: std::ptr::null_mut(),
-            reserved0: std::ptr::null_mut(),
-            srcPitch: 0,
-            srcHeight: 0,
-            dstXInBytes: 0,
-            dstY: 0,
-            dstZ: 0,
-            dstLOD: 0,
-            dstMemoryType: 0,
-            dstHost: std::ptr::null_mut(),
-            dstDevice: 0,
-            dstArray: std::ptr::null_mut(),
-            reserved1: std::ptr::null_mut(),
-            dstPitch: 0,
-            dstHeight: 0,
-            WidthInBytes: 0,
-            Height: 0,
-            Depth: 0,
-        }
-    }
-}
+/// `CUDA_MEMCPY3D` (`_v2`): one declaration, in the memory family's table.
+pub use super::memory::CUDA_MEMCPY3D as CuMemcpy3D;
 
 /// `CUDA_MEMCPY_NODE_PARAMS` (member of `CUgraphNodeParams`).
 #[repr(C)]

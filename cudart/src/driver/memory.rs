@@ -131,6 +131,38 @@ pub struct CUDA_MEMCPY3D {
     pub Depth: usize,
 }
 
+impl Default for CUDA_MEMCPY3D {
+    fn default() -> Self {
+        Self {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcZ: 0,
+            srcLOD: 0,
+            srcMemoryType: 0,
+            srcHost: std::ptr::null(),
+            srcDevice: 0,
+            srcArray: std::ptr::null_mut(),
+            reserved0: std::ptr::null_mut(),
+            srcPitch: 0,
+            srcHeight: 0,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstZ: 0,
+            dstLOD: 0,
+            dstMemoryType: 0,
+            dstHost: std::ptr::null_mut(),
+            dstDevice: 0,
+            dstArray: std::ptr::null_mut(),
+            reserved1: std::ptr::null_mut(),
+            dstPitch: 0,
+            dstHeight: 0,
+            WidthInBytes: 0,
+            Height: 0,
+            Depth: 0,
+        }
+    }
+}
+
 /// `CUDA_MEMCPY3D_PEER`: `CUDA_MEMCPY3D` with each side's context in place
 /// of the reserved pointers.
 #[repr(C)]
