@@ -38,9 +38,6 @@ use crate::driver::graph::*;
 use crate::driver::{self, CUcontext, CUdeviceptr, CUkernel};
 use crate::launch::driver_stream;
 use crate::{context, registry};
-use once_cell::sync::Lazy;
-use parking_lot::RwLock;
-use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 
 /// The graph table (`per_thread`: the `_ptsz` flavour).
@@ -63,36 +60,15 @@ fn current_ctx() -> Result<CUcontext, cudaError_t> {
 // ---------------------------------------------------------------------------
 // Kernel nodes
 
-/// Driver kernel handle -> the host stub a program gave for it, so that
-/// reading a kernel node's parameters gives the stub back.
-static STUB_OF: Lazy<RwLock<HashMap<usize, usize>>> = Lazy::new(Default::default);
-
-/// The driver kernel for a node's `func` (a host stub or a `cudaKernel_t`),
-/// remembering which stub it came from.
+/// The driver kernel for a node's `func` (a host stub or a `cudaKernel_t`).
 fn kernel_of(func: *const c_void) -> Result<CUkernel, cudaError_t> {
-    let k = registry::launch_handle(func)?;
-    if !std::ptr::eq(k, func) {
-        let known = STUB_OF.read().get(&(k as usize)) == Some(&(func as usize));
-        if !known {
-            STUB_OF.write().insert(k as usize, func as usize);
-        }
-    }
-    Ok(k)
+    registry::launch_handle(func)
 }
 
 /// The host stub behind a driver kernel handle, if this runtime resolved
 /// it from one that is still registered; else the handle itself.
 fn stub_of(handle: *mut c_void) -> *mut c_void {
-    if handle.is_null() {
-        return handle;
-    }
-    let Some(stub) = STUB_OF.read().get(&(handle as usize)).copied() else {
-        return handle;
-    };
-    match registry::kernel_for_stub(stub as *const c_void).map(|k| k.handle()) {
-        Some(Ok(h)) if h == handle => stub as *mut c_void,
-        _ => handle,
-    }
+    registry::stub_for_kernel(handle).unwrap_or(handle)
 }
 
 /// The driver's kernel node parameters for the runtime's fields.

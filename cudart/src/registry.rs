@@ -486,6 +486,22 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
     Ok(k)
 }
 
+/// The registered host stub whose kernel resolved to `k`, if any: what
+/// NVIDIA's runtime reports as a kernel node's `func`, for nodes built from
+/// a stub, a `cudaKernel_t` or a capture alike (measured on the H200). A
+/// scan: node-parameter queries are rare, launches never ask.
+pub fn stub_for_kernel(k: CUkernel) -> Option<*mut c_void> {
+    if k.is_null() {
+        return None;
+    }
+    REGISTRY
+        .read()
+        .kernels
+        .iter()
+        .find(|(_, kernel)| kernel.handle.load(Ordering::Acquire) == k)
+        .map(|(&stub, _)| stub as *mut c_void)
+}
+
 /// `__cudaGetKernel` / `cudaGetKernel`: the kernel handle for a host stub.
 pub fn kernel_of_stub(stub: *const c_void) -> Result<CUkernel, cudaError_t> {
     kernel_for_stub(stub)
