@@ -562,3 +562,137 @@ pub mod json {
         }
     }
 }
+
+/// A program's run on our runtime over the test-double driver: its output,
+/// exit status and the double's call log, with the assertions the double
+/// tests share. `keep` names the driver functions a test asserts on; the
+/// program's own `# ...` marks are always kept.
+pub struct DoubleRun {
+    pub what: String,
+    pub stdout: String,
+    pub stderr: String,
+    pub status: String,
+    /// Every line of the double's call log.
+    pub log: Vec<String>,
+    keep: &'static [&'static str],
+}
+
+/// The function of a double log line, without a `_ptsz`/`_ptds` suffix.
+pub fn log_function(line: &str) -> &str {
+    let first = line.split(' ').next().unwrap_or("");
+    first
+        .strip_suffix("_ptsz")
+        .or_else(|| first.strip_suffix("_ptds"))
+        .unwrap_or(first)
+}
+
+impl DoubleRun {
+    /// Runs `exe args` against our runtime with the double (in
+    /// `double_dir`) first on the library path, `CUDA_DOUBLE_LOG` set to
+    /// `log` (a fresh file), the trace variables cleared and `env` on top.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        name: &str,
+        exe: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+        double_dir: &Path,
+        log: &Path,
+        keep: &'static [&'static str],
+    ) -> DoubleRun {
+        let _ = std::fs::remove_file(log);
+        let mut cmd = clean_command(exe, Runtime::Ours, &[double_dir]);
+        for var in ["CUDART_TRACE", "CUDART_TRACE_FILE", "CUDART_TRACE_JSON"] {
+            cmd.env_remove(var);
+        }
+        cmd.args(args).env("CUDA_DOUBLE_LOG", log);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = run_capture(&mut cmd);
+        DoubleRun {
+            what: format!("{name} ({} {})", exe.display(), args.join(" ")),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            status: describe_status(&out.status),
+            log: std::fs::read_to_string(log)
+                .unwrap_or_default()
+                .lines()
+                .map(str::to_owned)
+                .collect(),
+            keep,
+        }
+    }
+
+    /// Fails the test with everything needed to see why.
+    pub fn fail(&self, msg: &str) -> ! {
+        panic!(
+            "{}: {msg}\nstatus: {}\n--- log lines asserted on ---\n{}\n--- stdout ---\n{}--- stderr ---\n{}--- full log ---\n{}",
+            self.what,
+            self.status,
+            self.lines().join("\n"),
+            self.stdout,
+            self.stderr,
+            self.log.join("\n")
+        )
+    }
+
+    pub fn check(&self, cond: bool, msg: &str) {
+        if !cond {
+            self.fail(msg);
+        }
+    }
+
+    pub fn expect_exit0(&self) {
+        self.check(self.status == "exit 0", "program did not exit 0");
+    }
+
+    /// The lines the test asserts on: the kept functions and the marks.
+    pub fn lines(&self) -> Vec<String> {
+        self.log
+            .iter()
+            .filter(|l| {
+                (l.starts_with("# ") && *l != "# double loaded")
+                    || self.keep.contains(&log_function(l))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Lines of `lines()` whose function is `f`.
+    pub fn calls(&self, f: &str) -> Vec<String> {
+        self.lines()
+            .into_iter()
+            .filter(|l| log_function(l) == f)
+            .collect()
+    }
+
+    /// Index in `lines()` of the mark `# text`.
+    pub fn mark(&self, text: &str) -> usize {
+        let want = format!("# {text}");
+        self.lines()
+            .iter()
+            .position(|l| *l == want)
+            .unwrap_or_else(|| self.fail(&format!("mark {want:?} missing from the log")))
+    }
+
+    /// Lines of `lines()` from mark `from` to mark `to` (or the end) whose
+    /// function is `f`.
+    pub fn calls_between(&self, f: &str, from: Option<&str>, to: Option<&str>) -> Vec<String> {
+        let lines = self.lines();
+        let a = from.map_or(0, |m| self.mark(m));
+        let b = to.map_or(lines.len(), |m| self.mark(m));
+        lines[a..b]
+            .iter()
+            .filter(|l| log_function(l) == f)
+            .cloned()
+            .collect()
+    }
+
+    /// Fails if a kept driver call failed.
+    pub fn expect_no_errors(&self) {
+        if let Some(l) = self.lines().iter().find(|l| l.contains(" err=")) {
+            self.fail(&format!("a driver call failed: {l}"));
+        }
+    }
+}

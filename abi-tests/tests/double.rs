@@ -87,72 +87,7 @@ fn built() -> &'static Built {
     })
 }
 
-/// One run of a program with the double: its output and the call log.
-struct Run {
-    what: String,
-    stdout: String,
-    stderr: String,
-    status: String,
-    log: Vec<String>,
-}
-
-impl Run {
-    /// Fails the test with everything needed to see why.
-    fn fail(&self, msg: &str) -> ! {
-        panic!(
-            "{}: {msg}\nstatus: {}\n--- interesting log lines ---\n{}\n--- stdout ---\n{}--- stderr ---\n{}--- full log ---\n{}",
-            self.what,
-            self.status,
-            self.interesting().join("\n"),
-            self.stdout,
-            self.stderr,
-            self.log.join("\n")
-        )
-    }
-
-    fn check(&self, cond: bool, msg: &str) {
-        if !cond {
-            self.fail(msg);
-        }
-    }
-
-    /// The lines worth asserting on: lifecycle, memory, modules, launches
-    /// and the programs' marks (queries like cuCtxGetCurrent left out).
-    fn interesting(&self) -> Vec<String> {
-        self.log
-            .iter()
-            .filter(|l| is_interesting(l))
-            .cloned()
-            .collect()
-    }
-
-    /// Interesting lines whose function (variant suffix removed) is `f`.
-    fn calls(&self, f: &str) -> Vec<String> {
-        self.interesting()
-            .into_iter()
-            .filter(|l| function(l) == f)
-            .collect()
-    }
-
-    /// Index in `interesting()` of the mark `# text`.
-    fn mark(&self, text: &str) -> usize {
-        let want = format!("# {text}");
-        match self.interesting().iter().position(|l| *l == want) {
-            Some(i) => i,
-            None => self.fail(&format!("mark {want:?} missing from the log")),
-        }
-    }
-
-    fn expect_exit0(&self) {
-        self.check(self.status == "exit 0", "program did not exit 0");
-    }
-
-    fn expect_no_errors(&self) {
-        if let Some(l) = self.interesting().iter().find(|l| l.contains(" err=")) {
-            self.fail(&format!("a driver call failed: {l}"));
-        }
-    }
-}
+type Run = DoubleRun;
 
 const INTERESTING: &[&str] = &[
     "cuInit",
@@ -182,43 +117,12 @@ const INTERESTING: &[&str] = &[
     "cuMemcpyDtoD",
 ];
 
-/// The function of a log line, without a `_ptsz`/`_ptds` suffix.
-fn function(line: &str) -> &str {
-    let first = line.split(' ').next().unwrap_or("");
-    first
-        .strip_suffix("_ptsz")
-        .or_else(|| first.strip_suffix("_ptds"))
-        .unwrap_or(first)
-}
-
-fn is_interesting(line: &str) -> bool {
-    (line.starts_with("# ") && line != "# double loaded") || INTERESTING.contains(&function(line))
-}
-
 /// Runs `exe args` against our runtime with the double first on the library
 /// path, `CUDA_DOUBLE_LOG` set (a fresh file per run) and `env` on top.
 fn run_double(name: &str, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let b = built();
     let log = b.logs.join(format!("{name}.log"));
-    let _ = std::fs::remove_file(&log);
-    let mut cmd = clean_command(exe, Runtime::Ours, &[b.double_dir.as_path()]);
-    cmd.args(args).env("CUDA_DOUBLE_LOG", &log);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = run_capture(&mut cmd);
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
-    Run {
-        what: format!(
-            "{name} ({} {})",
-            exe.file_name().unwrap().to_string_lossy(),
-            args.join(" ")
-        ),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        status: describe_status(&out.status),
-        log: text.lines().map(str::to_owned).collect(),
-    }
+    DoubleRun::run(name, exe, args, env, &b.double_dir, &log, INTERESTING)
 }
 
 const LAUNCH_ADD: &str = "name=_Z3addPii grid=1,1,1 block=4,1,1 smem=0";
@@ -339,7 +243,7 @@ fn vecadd_lazy_loading() {
         r.stdout.contains("back = 1 2 3 4"),
         "the copy back did not return what was copied in",
     );
-    let lines = r.interesting();
+    let lines = r.lines();
     let calls: Vec<&String> = lines.iter().filter(|l| !l.starts_with('#')).collect();
     r.check(
         calls.first().map(|l| l.as_str()) == Some("cuInit 0"),
@@ -442,7 +346,7 @@ fn vecadd_resolves_through_get_proc_address() {
             }
             continue;
         }
-        let base = function(line);
+        let base = log_function(line);
         if !resolved.iter().any(|n| n == base) {
             r.fail(&format!(
                 "{f} called before cuGetProcAddress_v2 handed it out: {line}"
@@ -476,10 +380,10 @@ fn own_context_is_used() {
         "the program's cuCtxCreate is missing",
     );
     let start = r.mark("runtime");
-    let lines = r.interesting();
+    let lines = r.lines();
     for l in &lines[start..] {
         if matches!(
-            function(l),
+            log_function(l),
             "cuCtxSetCurrent" | "cuCtxPushCurrent" | "cuCtxPopCurrent"
         ) && !l.contains("ctx=C1")
         {
@@ -579,19 +483,19 @@ fn device_reset_then_launch() {
     let r = run_double("reset", &built().runtime, &["reset"], &[]);
     r.expect_exit0();
     r.expect_no_errors();
-    let lines = r.interesting();
+    let lines = r.lines();
     let reset = r.mark("reset");
     let after = r.mark("after reset");
     let before: Vec<&String> = lines[..reset]
         .iter()
-        .filter(|l| function(l) == "cuDevicePrimaryCtxRetain")
+        .filter(|l| log_function(l) == "cuDevicePrimaryCtxRetain")
         .collect();
     r.check(before.len() == 1, "one retain before the reset expected");
     let during: Vec<&String> = lines[reset..after]
         .iter()
         .filter(|l| {
             matches!(
-                function(l),
+                log_function(l),
                 "cuDevicePrimaryCtxReset" | "cuDevicePrimaryCtxRelease"
             )
         })
@@ -613,7 +517,7 @@ fn device_reset_then_launch() {
     let rest = &lines[after..];
     let retains: Vec<&String> = rest
         .iter()
-        .filter(|l| function(l) == "cuDevicePrimaryCtxRetain")
+        .filter(|l| log_function(l) == "cuDevicePrimaryCtxRetain")
         .collect();
     r.check(
         retains == ["cuDevicePrimaryCtxRetain dev=0 -> ctx=P0 refs=1"],
@@ -621,9 +525,12 @@ fn device_reset_then_launch() {
     );
     let retain = rest
         .iter()
-        .position(|l| function(l) == "cuDevicePrimaryCtxRetain")
+        .position(|l| log_function(l) == "cuDevicePrimaryCtxRetain")
         .unwrap();
-    let launch = match rest.iter().position(|l| function(l) == "cuLaunchKernel") {
+    let launch = match rest
+        .iter()
+        .position(|l| log_function(l) == "cuLaunchKernel")
+    {
         Some(i) => i,
         None => r.fail("no launch after the reset"),
     };
@@ -679,9 +586,9 @@ fn per_thread_default_stream() {
         );
     }
     for l in r
-        .interesting()
+        .lines()
         .iter()
-        .filter(|l| function(l).starts_with("cuMemcpy"))
+        .filter(|l| log_function(l).starts_with("cuMemcpy"))
     {
         let f = l.split(' ').next().unwrap_or("");
         r.check(
@@ -707,11 +614,11 @@ fn symbol_copies_use_library_global() {
         r.stdout.contains("  dev_var = 42\n"),
         "the copied value must read back",
     );
-    let lines = r.interesting();
+    let lines = r.lines();
     let from = r.mark("from symbol");
     let load = match lines
         .iter()
-        .position(|l| function(l) == "cuLibraryLoadData")
+        .position(|l| log_function(l) == "cuLibraryLoadData")
     {
         Some(i) => i,
         None => r.fail("no cuLibraryLoadData"),
@@ -737,7 +644,9 @@ fn symbol_copies_use_library_global() {
     let to = r.mark("to symbol");
     r.check(
         lines[to..].iter().any(|l| {
-            function(l).starts_with("cuMemcpy") && l.contains(" dst=G1 ") && l.contains(" size=4")
+            log_function(l).starts_with("cuMemcpy")
+                && l.contains(" dst=G1 ")
+                && l.contains(" size=4")
         }),
         "cudaMemcpyToSymbol must copy 4 bytes to G1",
     );

@@ -61,71 +61,7 @@ fn built() -> &'static Built {
     })
 }
 
-/// One run: output, exit status and the double's call log.
-struct Run {
-    what: String,
-    stdout: String,
-    stderr: String,
-    status: String,
-    log: Vec<String>,
-}
-
-impl Run {
-    fn fail(&self, msg: &str) -> ! {
-        panic!(
-            "{}: {msg}\nstatus: {}\n--- lifecycle log lines ---\n{}\n--- stdout ---\n{}--- stderr ---\n{}",
-            self.what,
-            self.status,
-            self.lines().join("\n"),
-            self.stdout,
-            self.stderr
-        )
-    }
-
-    fn check(&self, cond: bool, msg: &str) {
-        if !cond {
-            self.fail(msg);
-        }
-    }
-
-    fn expect_exit0(&self) {
-        self.check(self.status == "exit 0", "program did not exit 0");
-    }
-
-    /// The log without queries and look-ups: lifecycle calls, memory,
-    /// modules, launches and the program's marks.
-    fn lines(&self) -> Vec<String> {
-        self.log
-            .iter()
-            .filter(|l| {
-                (l.starts_with("# ") && *l != "# double loaded") || LIFECYCLE.contains(&function(l))
-            })
-            .cloned()
-            .collect()
-    }
-
-    /// Index of the mark `# text` in `lines()`.
-    fn mark(&self, text: &str) -> usize {
-        let want = format!("# {text}");
-        self.lines()
-            .iter()
-            .position(|l| *l == want)
-            .unwrap_or_else(|| self.fail(&format!("mark {want:?} missing")))
-    }
-
-    /// The lines of `lines()` from mark `from` to mark `to` (or the end)
-    /// whose function is `f`.
-    fn calls_between(&self, f: &str, from: Option<&str>, to: Option<&str>) -> Vec<String> {
-        let lines = self.lines();
-        let a = from.map_or(0, |m| self.mark(m));
-        let b = to.map_or(lines.len(), |m| self.mark(m));
-        lines[a..b]
-            .iter()
-            .filter(|l| function(l) == f)
-            .cloned()
-            .collect()
-    }
-}
+type Run = DoubleRun;
 
 const LIFECYCLE: &[&str] = &[
     "cuInit",
@@ -146,40 +82,12 @@ const LIFECYCLE: &[&str] = &[
     "cuMemFree",
 ];
 
-fn function(line: &str) -> &str {
-    let first = line.split(' ').next().unwrap_or("");
-    first
-        .strip_suffix("_ptsz")
-        .or_else(|| first.strip_suffix("_ptds"))
-        .unwrap_or(first)
-}
-
 /// Runs `exe args` with our runtime and the double, `CUDA_DOUBLE_LOG` set
 /// to a fresh file, the trace off unless `env` turns it on.
 fn run(name: &str, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let b = built();
     let log = b.logs.join(format!("{name}.log"));
-    let _ = std::fs::remove_file(&log);
-    let mut cmd = clean_command(exe, Runtime::Ours, &[b.double_dir.as_path()]);
-    for var in ["CUDART_TRACE", "CUDART_TRACE_FILE", "CUDART_TRACE_JSON"] {
-        cmd.env_remove(var);
-    }
-    cmd.args(args).env("CUDA_DOUBLE_LOG", &log);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = run_capture(&mut cmd);
-    Run {
-        what: format!("{name} ({} {})", exe.display(), args.join(" ")),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        status: describe_status(&out.status),
-        log: std::fs::read_to_string(&log)
-            .unwrap_or_default()
-            .lines()
-            .map(str::to_owned)
-            .collect(),
-    }
+    DoubleRun::run(name, exe, args, env, &b.double_dir, &log, LIFECYCLE)
 }
 
 fn lifecycle(mode: &str, env: &[(&str, &str)]) -> Run {
