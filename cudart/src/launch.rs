@@ -150,6 +150,8 @@ pub fn launch(
     stream: cudaStream_t,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    // A stream that died with a reset context never reaches the driver.
+    crate::context::check_stream(stream)?;
     let k = registry::launch_handle(func)?;
     launch_kernel(k, grid, block, args, shared, stream, per_thread)
 }

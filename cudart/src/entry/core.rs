@@ -43,16 +43,16 @@ entry_points! {
         => launch::get_kernel_for_stub(kernel, hostFun);
     Context fn __cudaLaunchKernel(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => { context::check_stream(stream)?; launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, LEGACY) };
+        => launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, LEGACY);
     Context fn __cudaLaunchKernel_ptsz(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => { context::check_stream(stream)?; launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, PT) };
+        => launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, PT);
     Context fn cudaLaunchKernel(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => { context::check_stream(stream)?; launch::launch(func, gridDim, blockDim, args, sharedMem, stream, LEGACY) };
+        => launch::launch(func, gridDim, blockDim, args, sharedMem, stream, LEGACY);
     Context fn cudaLaunchKernel_ptsz(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
-        => { context::check_stream(stream)?; launch::launch(func, gridDim, blockDim, args, sharedMem, stream, PT) };
+        => launch::launch(func, gridDim, blockDim, args, sharedMem, stream, PT);
     Context fn cudaLaunchKernelExC(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
         => launch::launch_ex(config, func, args, LEGACY);
     Context fn cudaLaunchKernelExC_ptsz(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
