@@ -48,6 +48,43 @@ def block(text, lang=""):
     return "%s%s\n%s\n%s\n" % (fence, lang, text, fence)
 
 
+def load_reasons(path):
+    """c-samples/differences.txt: sample -> the reason it may differ."""
+    reasons = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#") and ":" in line:
+                    name, why = line.split(":", 1)
+                    reasons[name.strip()] = why.strip()
+    except OSError:
+        pass
+    return reasons
+
+
+def classify(r, reasons):
+    """identical | nvidia-crash | listed | unexplained."""
+    if r.get("identical_stdout"):
+        return "identical"
+    nv, ou = r["nvidia"], r["ours"]
+    rc = nv.get("rc")
+    crashed = isinstance(rc, int) and (rc >= 128 or rc < 0)
+    if crashed and (ou.get("stdout") or "").startswith(nv.get("stdout") or "\0"):
+        return "nvidia-crash"
+    if r["name"] in reasons:
+        return "listed"
+    return "unexplained"
+
+
+CLASS_TEXT = {
+    "identical": "identical",
+    "nvidia-crash": "same until NVIDIA's crash",
+    "listed": "listed difference",
+    "unexplained": "**unexplained**",
+}
+
+
 def lib_note(run):
     libs = run.get("libcudart") or []
     if not libs:
@@ -59,6 +96,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("results")
     ap.add_argument("--commit", default=None)
+    ap.add_argument("--reasons", default="c-samples/differences.txt",
+                    help="the known differences and their reasons")
     ap.add_argument("--note", default=None,
                     help="a paragraph put under the title (e.g. 'dry run')")
     args = ap.parse_args()
@@ -66,6 +105,9 @@ def main():
         doc = json.load(f)
 
     samples = doc.get("samples", [])
+    reasons = load_reasons(args.reasons)
+    for r in samples:
+        r["class"] = classify(r, reasons)
     machine = doc.get("machine", {})
     build = doc.get("build_info", {})
     libs = doc.get("libraries", {})
@@ -108,6 +150,11 @@ def main():
     w("- NVIDIA's runtime: **%s/%s** pass" % (summ.get("nvidia_pass", "?"), n))
     w("- ours: **%s/%s** pass" % (summ.get("ours_pass", "?"), n))
     w("- identical stdout: **%s/%s**" % (summ.get("identical_stdout", "?"), n))
+    counts = {k: sum(1 for r in samples if r["class"] == k) for k in CLASS_TEXT}
+    w("- the others: %d the same until NVIDIA's runtime crashed (a signal; ours "
+      "went on and answered), %d listed differences with their reason "
+      "(`c-samples/differences.txt`), %d unexplained"
+      % (counts["nvidia-crash"], counts["listed"], counts["unexplained"]))
     if summ.get("ours_timed_out"):
         w("- ours timed out: %s" % summ["ours_timed_out"])
     if summ.get("skipped_runs"):
@@ -117,7 +164,7 @@ def main():
     w("")
 
     w("## Results\n")
-    w("| sample | NVIDIA | ours | identical stdout | NVIDIA s | ours s | ours/NVIDIA | trace lines |")
+    w("| sample | NVIDIA | ours | stdout | NVIDIA s | ours s | ours/NVIDIA | trace lines |")
     w("|---|---|---|---|---:|---:|---:|---:|")
     for r in samples:
         nv, ou, tr = r["nvidia"], r["ours"], r["trace"]
@@ -126,7 +173,7 @@ def main():
             ratio = "%.2f" % (ou.get("time_s", 0) / nv["time_s"])
         w("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             cell(r["name"]), verdict(nv), verdict(ou),
-            "yes" if r.get("identical_stdout") else "**no**",
+            CLASS_TEXT[r["class"]],
             seconds(nv), seconds(ou), ratio,
             "-" if tr.get("skipped") else tr.get("lines", 0)))
     w("\nWall times include process start and context creation, one run each; "
@@ -151,8 +198,14 @@ def main():
     for r in differing:
         ou, tr = r["ours"], r["trace"]
         w("### %s\n" % r["name"])
-        w("NVIDIA: %s; ours: %s; identical stdout: %s.\n" % (
-            verdict(r["nvidia"]), verdict(ou), "yes" if r.get("identical_stdout") else "no"))
+        w("NVIDIA: %s; ours: %s; stdout: %s.\n" % (
+            verdict(r["nvidia"]), verdict(ou), CLASS_TEXT[r["class"]]))
+        if r["class"] == "listed":
+            w("Reason: %s\n" % reasons[r["name"]])
+        elif r["class"] == "nvidia-crash":
+            w("NVIDIA's runtime died of a signal (rc %s) on the call after its last "
+              "line; ours printed the same lines and answered that call with an "
+              "error code (the lines after the common part).\n" % r["nvidia"].get("rc"))
         if r.get("diff"):
             w("stdout, NVIDIA (-) against ours (+):\n")
             w(block(r["diff"], "diff"))

@@ -119,3 +119,53 @@ fn preloaded_over_nvidia() {
         ],
     ));
 }
+
+/// A Python program that loads NVIDIA's libcudart.so.13 by full path (as
+/// torch's `_preload_cuda_deps` does) and calls it through ctypes.
+const PY_LOADS_BY_PATH: &str = "import ctypes, sys\n\
+h = ctypes.CDLL(sys.argv[1])\n\
+v = ctypes.c_int(0)\n\
+print('cudaRuntimeGetVersion', h.cudaRuntimeGetVersion(ctypes.byref(v)), v.value)\n\
+p = ctypes.c_void_p()\n\
+print('cudaMalloc', h.cudaMalloc(ctypes.byref(p), 16))\n";
+
+fn with_cudart(args: &[&str], check: bool) -> Output {
+    let mut cmd = Command::new(repo_root().join("scripts/with-cudart.sh"));
+    cmd.env_remove("LD_LIBRARY_PATH")
+        .env_remove("LD_PRELOAD")
+        .env_remove("PYTHONPATH")
+        .arg("--lib")
+        .arg(our_lib_dir());
+    if check {
+        cmd.arg("--check");
+    }
+    cmd.arg("--").args(args);
+    cmd.output().expect("scripts/with-cudart.sh runs")
+}
+
+/// The fourth way, for programs that load the runtime themselves by path
+/// (PyTorch): scripts/with-cudart.sh keeps them on ours, and its --check
+/// notices when another libcudart got in.
+#[test]
+fn python_launcher_keeps_one_runtime() {
+    let nvidia = nvidia_lib_dir().join("libcudart.so.13");
+    let nvidia = nvidia.to_str().unwrap();
+    let ok = with_cudart(&["python3", "-c", PY_LOADS_BY_PATH, nvidia], true);
+    let stdout = String::from_utf8_lossy(&ok.stdout);
+    let stderr = String::from_utf8_lossy(&ok.stderr);
+    assert!(ok.status.success(), "{stdout}\n{stderr}");
+    // Our answer without a driver (NVIDIA's is cudaErrorInsufficientDriver
+    // as well, so the check of the mapping is what tells them apart).
+    assert!(stdout.contains("cudaRuntimeGetVersion 0 13000"), "{stdout}");
+    assert!(stdout.contains("cudaMalloc 35"), "{stdout}");
+    assert!(stderr.contains("was mapped (1 process(es) checked)"), "{stderr}");
+
+    // The check fails when the redirect is switched off.
+    let bad = with_cudart(
+        &["env", "CUDART_LIB=", "python3", "-c", PY_LOADS_BY_PATH, nvidia],
+        true,
+    );
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains(nvidia), "{stderr}");
+}

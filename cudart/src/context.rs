@@ -29,8 +29,9 @@
 //! - Dead handles: the runtime notes the events and streams it creates with
 //!   their context. A reset marks those of the reset context dead; a dead
 //!   handle never reaches the driver again (it would use freed memory):
-//!   event calls answer `cudaErrorContextIsDestroyed`, stream calls
-//!   `cudaErrorInvalidResourceHandle`, as NVIDIA's runtime does.
+//!   event calls answer `cudaErrorDeviceUninitialized`, stream calls
+//!   `cudaErrorInvalidResourceHandle`, as NVIDIA's runtime does (H200,
+//!   driver 580).
 //! - No exit handler: calls from exit handlers and static destructors work
 //!   while the driver does; once the driver has shut down they get its
 //!   answer (`cudaErrorCudartUnloading`). Teardown begins when the library
@@ -425,11 +426,11 @@ fn is_dead(handle: *mut std::ffi::c_void) -> bool {
 }
 
 /// For the event room: an event whose context a reset destroyed answers
-/// `cudaErrorContextIsDestroyed` without reaching the driver.
+/// `cudaErrorDeviceUninitialized` without reaching the driver.
 #[inline]
 pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
     if is_dead(event) {
-        return Err(cudaError_t::cudaErrorContextIsDestroyed);
+        return Err(cudaError_t::cudaErrorDeviceUninitialized);
     }
     Ok(())
 }

@@ -466,7 +466,8 @@ pub fn nvsci_sync_attributes(
     flags: c_int,
 ) -> Result<(), cudaError_t> {
     if list.is_null() {
-        return Err(cudaError_t::cudaErrorInvalidValue);
+        // What NVIDIA's runtime answers on the H200 (driver 580).
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     context::check_device(dev)?;
     device_api()?
@@ -478,12 +479,16 @@ pub fn nvsci_sync_attributes(
 /// points, looked up by UUID. A clean-room runtime has none and must not
 /// imitate them, so every UUID is unknown here, answered as NVIDIA's
 /// runtime answers a UUID it does not know (measured with
-/// libcudart.so.13.0.96): the table pointer set to NULL and
-/// `cudaErrorUnknown`, without needing the driver. A caller that probes
-/// for a table sees "not there" and never receives a pointer to call.
+/// libcudart.so.13.0.96 on the H200 and with no driver): the table
+/// pointer set to NULL and `cudaErrorInvalidValue` where a driver is
+/// installed, `cudaErrorUnknown` where none is. A caller that probes for a
+/// table sees "not there" and never receives a pointer to call.
 pub fn export_table(out: Out<*const c_void>, id: In<cudaUUID_t>) -> Result<(), cudaError_t> {
     out.check()?;
     id.read()?;
     out.write(std::ptr::null())?;
-    Err(cudaError_t::cudaErrorUnknown)
+    match crate::driver::get() {
+        Ok(_) => Err(cudaError_t::cudaErrorInvalidValue),
+        Err(_) => Err(cudaError_t::cudaErrorUnknown),
+    }
 }

@@ -1,6 +1,6 @@
 //! Events: `cudaEvent_t` is the driver's `CUevent`, passed through. The
 //! runtime notes the events it creates; one whose context a
-//! `cudaDeviceReset` destroyed answers `cudaErrorContextIsDestroyed`
+//! `cudaDeviceReset` destroyed answers `cudaErrorDeviceUninitialized`
 //! without reaching the driver (`context::check_event`).
 //!
 //! Also the events shared between processes (`cudaIpc*EventHandle`: the

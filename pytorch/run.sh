@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs pytorch/workload.py under NVIDIA's runtime and under ours, in one
+# go on the GPU machine (bash + python3 with torch; no cargo):
+#
+#   pytorch/run.sh OUR_LIB_DIR OUT [ROUNDS]
+#
+# NVIDIA's run is plain `python3` (torch loads the libcudart.so.13 of its
+# wheel); ours goes through scripts/with-cudart.sh --check, which fails the
+# run if any process mapped another libcudart. Rounds alternate (NVIDIA
+# first in odd rounds). Writes OUT/{nvidia,ours}.<round>.json and .err;
+# pytorch/report.py turns them into the report.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+libdir=$(cd "$1" && pwd)
+mkdir -p "$2" && out=$(cd "$2" && pwd)
+rounds=${3:-1}
+steps=${WORKLOAD_STEPS:-200}
+tmo=${WORKLOAD_TIMEOUT:-300}
+
+run_nvidia() {
+  timeout "$tmo" python3 "$here/workload.py" --steps "$steps" >"$out/nvidia.$1.json" 2>"$out/nvidia.$1.err"
+  echo "nvidia round $1: rc $?" >>"$out/run.log"
+}
+run_ours() {
+  timeout "$tmo" "$root/scripts/with-cudart.sh" --lib "$libdir" --check -- \
+    python3 "$here/workload.py" --steps "$steps" >"$out/ours.$1.json" 2>"$out/ours.$1.err"
+  echo "ours round $1: rc $?" >>"$out/run.log"
+}
+: >"$out/run.log"
+python3 -c 'import torch, sys; print("torch", torch.__version__, "cuda", torch.version.cuda)' >>"$out/run.log" 2>&1
+for ((r = 1; r <= rounds; r++)); do
+  if ((r % 2)); then run_nvidia $r; run_ours $r; else run_ours $r; run_nvidia $r; fi
+done
+cat "$out/run.log"
