@@ -158,11 +158,21 @@ fn python_launcher_keeps_one_runtime() {
     // as well, so the check of the mapping is what tells them apart).
     assert!(stdout.contains("cudaRuntimeGetVersion 0 13000"), "{stdout}");
     assert!(stdout.contains("cudaMalloc 35"), "{stdout}");
-    assert!(stderr.contains("was mapped (1 process(es) checked)"), "{stderr}");
+    assert!(
+        stderr.contains("was mapped (1 process(es) checked)"),
+        "{stderr}"
+    );
 
     // The check fails when the redirect is switched off.
     let bad = with_cudart(
-        &["env", "CUDART_LIB=", "python3", "-c", PY_LOADS_BY_PATH, nvidia],
+        &[
+            "env",
+            "CUDART_LIB=",
+            "python3",
+            "-c",
+            PY_LOADS_BY_PATH,
+            nvidia,
+        ],
         true,
     );
     let stderr = String::from_utf8_lossy(&bad.stderr);
