@@ -159,23 +159,30 @@ def main():
         w("- ours timed out: %s" % summ["ours_timed_out"])
     if summ.get("skipped_runs"):
         w("- runs skipped (time budget spent): %s" % summ["skipped_runs"])
+    if "trace_json_ok" in summ:
+        w("- lifecycle trace: text on stderr and a Perfetto JSON file from every trace run; "
+          "the JSON parsed, with events on thread lanes, for **%s/%s**" % (summ["trace_json_ok"], n))
     w("- runs whose loaded libcudart was the intended one (both runtimes): %s/%s"
       % (summ.get("libcudart_checks_ok", "?"), n))
     w("")
 
     w("## Results\n")
-    w("| sample | NVIDIA | ours | stdout | NVIDIA s | ours s | ours/NVIDIA | trace lines |")
-    w("|---|---|---|---|---:|---:|---:|---:|")
+    w("| sample | NVIDIA | ours | stdout | NVIDIA s | ours s | ours/NVIDIA | trace lines | JSON events/lanes |")
+    w("|---|---|---|---|---:|---:|---:|---:|---|")
     for r in samples:
         nv, ou, tr = r["nvidia"], r["ours"], r["trace"]
         ratio = "-"
         if not nv.get("skipped") and not ou.get("skipped") and nv.get("time_s"):
             ratio = "%.2f" % (ou.get("time_s", 0) / nv["time_s"])
-        w("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        js = "-"
+        if "json_ok" in tr:
+            js = ("%s/%s" % (tr.get("json_events"), tr.get("json_lanes"))
+                  if tr["json_ok"] else "**bad**: " + cell(tr.get("json_error", "")))
+        w("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             cell(r["name"]), verdict(nv), verdict(ou),
             CLASS_TEXT[r["class"]],
             seconds(nv), seconds(ou), ratio,
-            "-" if tr.get("skipped") else tr.get("lines", 0)))
+            "-" if tr.get("skipped") else tr.get("lines", 0), js))
     w("\nWall times include process start and context creation, one run each; "
       "the machine is shared, so read them as a rough ratio only.\n")
 

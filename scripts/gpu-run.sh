@@ -9,8 +9,10 @@
 # starve NVIDIA's runs):
 #   1. NVIDIA's runtime:  LD_LIBRARY_PATH=<NVIDIA's lib dir>:...
 #   2. ours:              LD_LIBRARY_PATH=BUNDLE/lib:...
-#   3. ours again with CUDART_TRACE=1 (stderr kept: the lifecycle trace);
-#      failing or differing samples first.
+#   3. ours again with CUDART_TRACE=1 (stderr kept: the lifecycle trace)
+#      and CUDART_TRACE_JSON (the Perfetto file, checked to parse as
+#      trace-event JSON with one lane per thread); failing or differing
+#      samples first.
 # Every run is under `timeout`, with LD_DEBUG=libs written to a side file,
 # so the libcudart.so.13 that was really loaded is on record. Writes
 #   OUT/results.json  per sample: rc, wall time, stdout, stderr tail, loaded
@@ -151,7 +153,8 @@ done
 for s in "${first[@]}" "${rest[@]}"; do
   t=$(ours_timeout "$s")
   case "$(cat "$work/$s/ours/rc")" in 124|137) t=$trace_hang_t ;; esac
-  run_one trace "$ours_lib" "$s" "$t" CUDART_TRACE=1
+  mkdir -p "$work/$s/trace"
+  run_one trace "$ours_lib" "$s" "$t" CUDART_TRACE=1 CUDART_TRACE_JSON="$work/$s/trace/trace.json"
 done
 
 # ---- results ---------------------------------------------------------------
@@ -211,6 +214,32 @@ def run_record(sample, kind, expect_dir):
     return rec
 
 
+def check_trace_json(path):
+    """The CUDART_TRACE_JSON file: parses (an unterminated array, from a
+    process that died early, is closed first, as the viewers do), and
+    holds events on named thread lanes."""
+    text = read(path)
+    if text is None:
+        return {"json_ok": False, "json_error": "no file"}
+    try:
+        events = json.loads(text)
+    except ValueError:
+        try:
+            events = json.loads(text.rstrip().rstrip(",") + "]")
+        except ValueError as e:
+            return {"json_ok": False, "json_error": str(e)[:200]}
+    if isinstance(events, dict):
+        events = events.get("traceEvents", [])
+    if not isinstance(events, list):
+        return {"json_ok": False, "json_error": "not an event array"}
+    named = {e.get("tid") for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    lanes = {e.get("tid") for e in events if e.get("ph") in ("X", "i", "I", "B", "E")}
+    ok = bool(lanes) and all(isinstance(e.get("ts", 0), (int, float)) for e in events)
+    return {"json_ok": ok, "json_events": len(events), "json_lanes": len(lanes),
+            "json_lanes_named": len(lanes & named),
+            "json_spans": sorted({e.get("name", "") for e in events if e.get("ph") == "X"})[:40]}
+
+
 def file_info(path):
     try:
         with open(path, "rb") as f:
@@ -247,6 +276,8 @@ for s in samples:
     trace["lines"] = full_trace.count("\n")
     trace["tail"] = tr["stderr_tail"]
     trace["stdout_same_as_ours"] = tr["stdout"] == ours["stdout"]
+    if not tr["skipped"]:
+        trace.update(check_trace_json(os.path.join(tr_dir, "trace.json")))
     identical = (not nv["skipped"] and not ours["skipped"]
                  and nv["stdout"] == ours["stdout"])
     ran_both = not nv["skipped"] and not ours["skipped"]
@@ -283,6 +314,7 @@ doc["summary"] = {
     "ours_timed_out": sum(r["ours"]["timed_out"] for r in results),
     "libcudart_checks_ok": sum(r["nvidia"]["libcudart_ok"] and r["ours"]["libcudart_ok"]
                                for r in results),
+    "trace_json_ok": sum(bool(r["trace"].get("json_ok")) for r in results),
     "skipped_runs": sum(r[k]["skipped"] for r in results for k in ("nvidia", "ours"))
                     + sum(r["trace"]["skipped"] for r in results),
 }
