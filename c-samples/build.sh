@@ -45,6 +45,7 @@ samples=(
   mem_3d mem_arrays mem_texture mem_mipmap mem_pool mem_managed mem_ipc mem_peer
   mem_batch
   graph_child_and_events graph_conditional graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
+  rel_stress rel_dlopen_fire rel_teardown
 )
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.
@@ -106,6 +107,9 @@ build_one() {
       "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/lifelink.cu" -o "$out/liblifelink.so" &&
       "$NVCC" "${flags[@]}" "$d/main.cu" -L"$out" -llifelink \
         -Xlinker -rpath -Xlinker '$ORIGIN' -ldl -o "$out/$n" ;;
+    rel_dlopen_fire)
+      "$NVCC" "${flags[@]}" -rdc=true -shared -Xcompiler -fPIC "$d/firelib.cu" -o "$out/librelfire.so" &&
+      "$NVCC" "${flags[@]}" -rdc=true "$d/main.cu" -ldl -o "$out/$n" ;;
     per_thread_stream)
       "$NVCC" "${flags[@]}" --default-stream per-thread "$src/$n.cu" -o "$out/$n" ;;
     driver_context_first|threads_set_device|ext_memory_fd|life_init|life_flags|life_devices|life_driver_ctx|life_primary|life_reset|life_threads|life_teardown|life_story)
