@@ -47,6 +47,23 @@ cp "$samples_out"/*.so "$bundle/bin/"
 cp scripts/gpu-run.sh "$bundle/gpu-run.sh"
 chmod +x "$bundle/gpu-run.sh"
 
+# 4. The rest of the GPU round trip (scripts/gpu-all.sh): the diagnostics
+#    cases, the PyTorch workload with its launcher, the differential
+#    harness in GPU mode.
+bash c-samples/diag/build.sh "$bundle/diag" >"$samples_out/logs/diag.log" 2>&1 ||
+  { echo "gpu-prepare: the diagnostics cases did not build (see $samples_out/logs/diag.log)" >&2; samples_ok=no; }
+mkdir -p "$bundle/pytorch" "$bundle/scripts"
+cp pytorch/workload.py pytorch/run.sh pytorch/report.py "$bundle/pytorch/"
+cp scripts/with-cudart.sh "$bundle/scripts/"
+cp -r scripts/pyshim "$bundle/scripts/"
+rm -rf "$bundle/scripts/pyshim/__pycache__"
+if [[ -x scripts/harness-prepare.sh ]]; then
+  scripts/harness-prepare.sh "$bundle/harness" >"$samples_out/logs/harness.log" 2>&1 ||
+    { echo "gpu-prepare: the harness did not build (see $samples_out/logs/harness.log)" >&2; samples_ok=no; }
+  cp scripts/harness-run.sh "$bundle/scripts/"
+fi
+cp scripts/gpu-all.sh "$bundle/gpu-all.sh"
+
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 changed=$(GIT_OPTIONAL_LOCKS=0 git status --porcelain 2>/dev/null | wc -l)
 {
@@ -67,7 +84,10 @@ if (( bytes > limit_mib * 1024 * 1024 )); then
   exit 1
 fi
 cat >&2 <<MSG
-gpu-prepare: ready. Device tool: carry ["$bundle"], timeout_s 600, command:
+gpu-prepare: ready. Device tool: carry ["$bundle"] (and "bench-bundle" from
+scripts/bench-prepare.sh), timeout_s 600, command:
+  bash $bundle/gpu-all.sh $bundle bench-bundle "\$OUT"
+or the samples alone:
   bash $bundle/gpu-run.sh $bundle "\$OUT"
 MSG
 [[ $samples_ok == yes ]]

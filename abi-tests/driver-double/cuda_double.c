@@ -37,7 +37,9 @@
  *
  * Known, deliberate differences from the real driver: cuLibraryLoadData
  * accepts only a fatbin container (magic 0xBA55ED50) or an ELF image
- * (the real one also takes PTX text, so it accepts almost anything);
+ * (the real one also takes PTX text, so it accepts almost anything), and
+ * answers CUDA_ERROR_NO_BINARY_FOR_GPU for a container without an sm_90
+ * cubin or PTX for compute_90 or older (the double's device is an sm_90);
  * cuLibraryGetKernel/GetGlobal answer CUDA_ERROR_NOT_FOUND for names that
  * start with "__missing", and for names missing from the image's plain
  * sm_90 (else first) cubin when there is one.
@@ -133,6 +135,7 @@ enum {
     CUDA_ERROR_NO_DEVICE = 100,
     CUDA_ERROR_INVALID_DEVICE = 101,
     CUDA_ERROR_INVALID_IMAGE = 200,
+    CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
     CUDA_ERROR_INVALID_CONTEXT = 201,
     CUDA_ERROR_UNSUPPORTED_LIMIT = 215,
     CUDA_ERROR_INVALID_HANDLE = 400,
@@ -518,6 +521,29 @@ static void pick_cubin(const unsigned char *img, const unsigned char **elf, size
         }
         p = payload + psize;
     }
+}
+
+/* Whether a fatbin container holds code the double's sm_90 device runs: a
+ * cubin for sm_90 or PTX for compute_90 or older (as the real driver
+ * decides; a bare ELF image is taken as it is). */
+static int runs_on_sm90(const unsigned char *img) {
+    if (rd32(img) != 0xBA55ED50u) return 1;
+    uint16_t hsize = rd16(img + 6);
+    uint64_t total = rd64(img + 8);
+    if (hsize < 16 || total > ((uint64_t)1 << 32)) return 1;
+    const unsigned char *p = img + hsize, *end = img + hsize + total;
+    int entries = 0;
+    while (p + 0x40 <= end) {
+        uint16_t kind = rd16(p);
+        uint32_t eh = rd32(p + 4);
+        uint64_t psize = rd64(p + 8);
+        uint32_t arch = rd32(p + 0x1c);
+        if (eh < 0x40 || psize > (uint64_t)(end - p) - eh) break;
+        entries++;
+        if ((kind == 2 && arch == 90) || (kind == 1 && arch <= 90)) return 1;
+        p = p + eh + psize;
+    }
+    return entries == 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1030,6 +1056,7 @@ EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_op
     CUresult rc = need_init();
     if (!rc && (!library || !img)) rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && rd32(img) != 0xBA55ED50u && rd32(img) != 0x464c457fu) rc = CUDA_ERROR_INVALID_IMAGE;
+    if (!rc && !runs_on_sm90(img)) rc = CUDA_ERROR_NO_BINARY_FOR_GPU;
     if (!rc) {
         struct obj *lib = new_obj(K_LIB, 'L');
         pick_cubin(img, &lib->elf, &lib->elf_size);

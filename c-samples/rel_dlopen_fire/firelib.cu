@@ -34,3 +34,7 @@ extern "C" int fire_run(int v) {
     if (h[i] != 1000 + v + i) return -1;
   return 0;
 }
+
+// The host stub of the library's kernel, for the diagnostics case that
+// launches it after the library was closed (c-samples/diag).
+extern "C" void *fire_kernel_stub(void) { return (void *)fire_fill; }

@@ -346,6 +346,7 @@ pub fn reset_device() -> Result<(), cudaError_t> {
     // The thread keeps its current handle (now released): the next call
     // that needs a context binds the primary context again.
     crate::error::clear_sticky();
+    crate::diagnose::after_reset();
     if cur.is_null() && !ctx.is_null() && r == driver::CUresult::SUCCESS {
         // A reset from a thread with nothing current: other threads still
         // have the primary context current, and NVIDIA's runtime activates

@@ -9,13 +9,15 @@
 //! loading; [`launch`], [`memory`], [`stream`], [`event`], [`device`],
 //! [`graph`], [`array`], [`texture`], [`mempool`], [`ipc`], [`peer`],
 //! [`library`], [`occupancy`], [`external`], [`interop`], [`profiler`] one API family
-//! each; [`trace`] the lifecycle trace.
+//! each; [`trace`] the lifecycle trace; [`diagnose`] the failure explanations
+//! (`CUDART_DIAGNOSTICS`).
 
 pub mod abi;
 pub mod array;
 pub mod boundary;
 pub mod context;
 pub mod device;
+pub mod diagnose;
 pub mod driver;
 pub mod entry;
 pub mod error;

@@ -341,6 +341,7 @@ fn load() -> Result<Loaded, cudaError_t> {
         Ok(l) => l,
         Err(e) => {
             log::info!(target: "cudart::lifecycle", "driver: libcuda.so.1 not found ({e}): cudaErrorInsufficientDriver, sticky");
+            crate::diagnose::driver_not_found(&e.to_string());
             crate::error::set_sticky(cudaError_t::cudaErrorInsufficientDriver);
             return Err(cudaError_t::cudaErrorInsufficientDriver);
         }
@@ -351,6 +352,7 @@ fn load() -> Result<Loaded, cudaError_t> {
         Ok(sym) => *sym,
         Err(_) => {
             log::info!(target: "cudart::lifecycle", "driver: libcuda.so.1 lacks cuGetProcAddress_v2 (older than CUDA 12): cudaErrorInsufficientDriver");
+            crate::diagnose::driver_too_old(0);
             crate::error::set_sticky(cudaError_t::cudaErrorInsufficientDriver);
             return Err(cudaError_t::cudaErrorInsufficientDriver);
         }
@@ -359,6 +361,18 @@ fn load() -> Result<Loaded, cudaError_t> {
     let mut version = 0;
     if default.cuDriverGetVersion(&mut version) != CUresult::SUCCESS || version < CUDA_VERSION {
         log::info!(target: "cudart::lifecycle", "driver: version {version} is older than {CUDA_VERSION}: cudaErrorInsufficientDriver");
+        if version == 0 && crate::diagnose::enabled() {
+            // Asked for CUDA 13 entry points, an older driver hands out
+            // none; its plain export still says which version it is.
+            type GetVersion = unsafe extern "C" fn(*mut c_int) -> CUresult;
+            // SAFETY: cuDriverGetVersion has had this C signature since
+            // CUDA 2.2; it only writes the int it is given.
+            if let Ok(f) = unsafe { lib.get::<GetVersion>(b"cuDriverGetVersion\0") } {
+                // SAFETY: as above.
+                let _ = unsafe { f(&mut version) };
+            }
+        }
+        crate::diagnose::driver_too_old(version);
         crate::error::set_sticky(cudaError_t::cudaErrorInsufficientDriver);
         return Err(cudaError_t::cudaErrorInsufficientDriver);
     }
@@ -366,6 +380,7 @@ fn load() -> Result<Loaded, cudaError_t> {
     if r != CUresult::SUCCESS {
         let e = r.to_runtime();
         log::info!(target: "cudart::lifecycle", "driver: cuInit failed with {} -> {}, sticky", r.0, e.0);
+        crate::diagnose::init_failed(r.0);
         crate::error::set_sticky(e);
         return Err(e);
     }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The whole GPU round trip in one device command (scripts/gpu-prepare.sh
+# and scripts/bench-prepare.sh make the two bundles here):
+#
+#   bash gpu-bundle/gpu-all.sh gpu-bundle bench-bundle "$OUT"
+#
+# Parts, in this order, each under its own time limit so one hang cannot
+# eat the others' time. One device command may run 10 minutes, so the
+# round trip is two commands, back to back (the machine stays warm):
+#   PARTS="samples torch diag harness"   then   PARTS="stress bench"
+#   samples  every c-sample under NVIDIA's runtime and ours, with the trace
+#            (gpu-run.sh)                               -> OUT/s/results.json
+#   torch    the PyTorch workload under both (pytorch/run.sh)
+#   diag     the diagnostics cases (c-samples/diag/run.py)
+#   harness  the differential harness in GPU mode (harness-run.sh)
+#   stress   rel_stress for STRESS_SECONDS (default 90) under ours, and
+#            rel_dlopen_fire for 20 s
+#   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
+# Everything else is packed into OUT/rest.tar.gz (the device tool brings
+# back at most 8 files). OUT/all.log says what ran and how long it took.
+set -uo pipefail
+[[ $# -eq 3 ]] || { echo "usage: $0 GPU_BUNDLE BENCH_BUNDLE OUT" >&2; exit 2; }
+gb=$(cd "$1" && pwd) || exit 2
+bb=$2
+[[ -d $bb ]] && bb=$(cd "$bb" && pwd)
+mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
+parts=${PARTS:-samples torch diag harness stress bench}
+rest=$(mktemp -d "${TMPDIR:-/tmp}/gpu-all.XXXXXX")
+log=$out/all.log
+: >"$log"
+t_all=$(date +%s)
+
+nv_lib=${CUDA_LIB_NVIDIA:-}
+if [[ -z $nv_lib ]]; then
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [[ -e $d/libcudart.so.13 ]] && { nv_lib=$d; break; }
+  done
+fi
+export CUDA_LIB_NVIDIA=$nv_lib
+
+part() {  # part NAME LIMIT_S COMMAND...
+  local name=$1 limit=$2
+  shift 2
+  [[ " $parts " == *" $name "* ]] || return 0
+  local t0 rc
+  t0=$(date +%s)
+  echo "== $name (limit ${limit}s) at +$((t0 - t_all))s" >>"$log"
+  timeout -k 10 "$limit" "$@" >"$rest/$name.out" 2>&1
+  rc=$?
+  echo "== $name: rc $rc, $(($(date +%s) - t0))s" >>"$log"
+  tail -n 25 "$rest/$name.out" >>"$log"
+}
+
+part samples 230 env GPU_RUN_BUDGET=200 bash "$gb/gpu-run.sh" "$gb" "$rest/s"
+[[ -f $rest/s/results.json ]] && mkdir -p "$out/s" && cp "$rest/s/results.json" "$out/s/"
+
+part torch 200 bash "$gb/pytorch/run.sh" "$gb/lib" "$rest/torch" 1
+
+part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/diag.json"
+
+if [[ -d $gb/harness ]]; then
+  part harness 100 bash "$gb/scripts/harness-run.sh" "$gb/harness" "$nv_lib" "$gb/lib" "$rest/harness"
+fi
+
+stress_s=${STRESS_SECONDS:-90}
+part stress $((stress_s + 70)) bash -c "
+  cd '$gb/bin' &&
+  echo '--- rel_stress, ours, ${stress_s} s' && LD_LIBRARY_PATH='$gb/lib' REL_STRESS_SECONDS=$stress_s ./rel_stress; echo \"rc \$?\";
+  echo '--- rel_dlopen_fire, ours, 20 s' && LD_LIBRARY_PATH='$gb/lib' REL_FIRE_SECONDS=20 ./rel_dlopen_fire; echo \"rc \$?\""
+
+if [[ -d $bb ]]; then
+  part bench 400 bash "$bb/bench-run.sh" "$bb" "$rest/b"
+  [[ -f $rest/b/bench.json ]] && cp "$rest/b/bench.json" "$out/"
+fi
+
+echo "== all done in $(($(date +%s) - t_all))s" >>"$log"
+rm -rf "$rest/s/raw" 2>/dev/null
+tar czf "$out/rest.tar.gz" -C "$rest" . 2>>"$log"
+ls -la "$out" >>"$log"
+cat "$log"
