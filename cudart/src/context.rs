@@ -418,12 +418,20 @@ fn handles_die_with(ctx: CUcontext) {
     }
 }
 
+/// One relaxed load on the hot path (launches, stream and event calls);
+/// the look-up only once a reset left dead handles.
+#[inline(always)]
 fn is_dead(handle: *mut std::ffi::c_void) -> bool {
-    ANY_DEAD.load(Ordering::Relaxed)
-        && HANDLES
-            .lock()
-            .as_ref()
-            .is_some_and(|h| h.dead.contains(&(handle as usize)))
+    ANY_DEAD.load(Ordering::Relaxed) && is_dead_slow(handle)
+}
+
+#[cold]
+#[inline(never)]
+fn is_dead_slow(handle: *mut std::ffi::c_void) -> bool {
+    HANDLES
+        .lock()
+        .as_ref()
+        .is_some_and(|h| h.dead.contains(&(handle as usize)))
 }
 
 /// For the event room: an event whose context a reset destroyed answers
@@ -451,7 +459,9 @@ pub fn check_stream(stream: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
 /// count is answered in every phase (at teardown and in a forked child
 /// too, as NVIDIA's does); before that the call needs the driver.
 pub fn count_devices(out: Out<c_int>) -> Result<(), cudaError_t> {
-    out.check()?;
+    // The pointer is checked when written, after the driver loaded: with no
+    // driver NVIDIA's answers cudaErrorInsufficientDriver even for NULL
+    // (the differential harness, null-outs mode).
     if let Some(slots) = DEVICES.get() {
         return out.write(slots.len() as c_int);
     }

@@ -3,10 +3,14 @@
 //! Every failing call records its error as the calling thread's last error;
 //! `cudaGetLastError` returns it and resets it, `cudaPeekAtLastError` only
 //! returns it. A sticky error (the driver could not be loaded or
-//! initialized) outlives the reset: both calls keep
-//! reporting it, as NVIDIA's runtime does, until the state that caused it
-//! is gone (a process without a driver never recovers). Only failures to
-//! initialize are sticky here; device faults stay with the driver context.
+//! initialized) outlives the reset and hides later errors: both calls
+//! report it, as NVIDIA's runtime does, until the state that caused it is
+//! gone (a process without a driver never recovers). Measured with the
+//! differential harness (abi-tests/harness): with the sticky
+//! `cudaErrorInsufficientDriver` set, a call failing with
+//! `cudaErrorMissingConfiguration` leaves both calls at 35. Only failures
+//! to initialize are sticky here; device faults stay with the driver
+//! context.
 
 use crate::abi::cudaError_t;
 use std::cell::Cell;
@@ -49,15 +53,13 @@ pub fn sticky() -> cudaError_t {
     cudaError_t(STICKY.load(Ordering::Relaxed))
 }
 
-/// `cudaGetLastError`: the last error, then reset (a sticky error stays).
+/// `cudaGetLastError`: the sticky error if there is one, else the last
+/// error; the last error is reset either way.
 #[inline]
 pub fn get_last() -> Result<(), cudaError_t> {
     let e = LAST.with(|l| l.replace(cudaError_t::cudaSuccess));
-    let e = if e == cudaError_t::cudaSuccess {
-        sticky()
-    } else {
-        e
-    };
+    let s = sticky();
+    let e = if s != cudaError_t::cudaSuccess { s } else { e };
     if e == cudaError_t::cudaSuccess {
         Ok(())
     } else {
@@ -65,14 +67,14 @@ pub fn get_last() -> Result<(), cudaError_t> {
     }
 }
 
-/// `cudaPeekAtLastError`: the last error, not reset.
+/// `cudaPeekAtLastError`: like `cudaGetLastError`, without the reset.
 #[inline]
 pub fn peek_last() -> Result<(), cudaError_t> {
-    let e = LAST.with(|l| l.get());
-    let e = if e == cudaError_t::cudaSuccess {
-        sticky()
+    let s = sticky();
+    let e = if s != cudaError_t::cudaSuccess {
+        s
     } else {
-        e
+        LAST.with(|l| l.get())
     };
     if e == cudaError_t::cudaSuccess {
         Ok(())

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the differential harness (abi-tests/harness: every export of
+# libcudart.so.13 called with ordinary arguments, one forked child per call)
+# on this CPU machine for a run on the GPU machine:
+#
+#   scripts/harness-prepare.sh OUTDIR
+#
+# OUTDIR gets
+#   harness                   the program (wheel nvcc, -cudart shared, sm_90)
+#   harness.cu, calls.txt     its generated source, the exports in run order
+#   allowed-differences.txt   the no-driver allow-list (for annotation)
+#   harness-run.sh            copy of scripts/harness-run.sh
+#   lib/libcudart.so.13       ours (scripts/build.sh, debug info stripped)
+#   BUILD-INFO                commit, date, tool versions
+# (and the generator's scratch files: stub/, harness_lib.*, headers.cpp).
+#
+# Then on the GPU machine (device tool, carry: [OUTDIR]; build/ is
+# git-ignored, so OUTDIR=build/harness-bundle travels with `carry`):
+#   bash OUTDIR/harness-run.sh OUTDIR /usr/local/cuda/lib64 OUTDIR/lib "$OUT"
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[[ $# -eq 1 ]] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+cd "$root"
+
+eval "$(scripts/setup-toolchain.sh --env)"
+cargo build --release -p abi-tests --bin harness-gen >&2
+target=${CARGO_TARGET_DIR:-$root/target}
+"$target/release/harness-gen" "$out"
+libdir=$(scripts/build.sh)
+mkdir -p "$out/lib"
+cp -L "$libdir/libcudart.so.13" "$out/lib/libcudart.so.13"
+strip --strip-debug "$out/lib/libcudart.so.13"
+ln -sf libcudart.so.13 "$out/lib/libcudart.so"
+cp abi-tests/harness/allowed-differences.txt "$out/"
+cp scripts/harness-run.sh "$out/harness-run.sh"
+chmod +x "$out/harness" "$out/harness-run.sh"
+
+{
+  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "uncommitted changes: $(GIT_OPTIONAL_LOCKS=0 git status --porcelain 2>/dev/null | wc -l) paths"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "nvcc: $(nvcc --version | tail -1)"
+  echo "calls: $(wc -l <"$out/calls.txt")"
+  echo "libcudart.so.13 sha256: $(sha256sum <"$out/lib/libcudart.so.13" | cut -c1-16)"
+} >"$out/BUILD-INFO"
+
+cat >&2 <<MSG
+harness-prepare: ready in $1 ($(du -sk "$out" | cut -f1) KiB). On the GPU machine:
+  bash $1/harness-run.sh $1 /usr/local/cuda/lib64 $1/lib "\$OUT"
+MSG
