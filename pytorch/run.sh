@@ -17,6 +17,7 @@ mkdir -p "$2" && out=$(cd "$2" && pwd)
 rounds=${3:-1}
 steps=${WORKLOAD_STEPS:-200}
 tmo=${WORKLOAD_TIMEOUT:-300}
+export PYTHONFAULTHANDLER=1  # a crash prints the Python stacks (both runtimes)
 
 run_nvidia() {
   timeout "$tmo" python3 "$here/workload.py" --steps "$steps" >"$out/nvidia.$1.json" 2>"$out/nvidia.$1.err"
@@ -25,7 +26,26 @@ run_nvidia() {
 run_ours() {
   timeout "$tmo" "$root/scripts/with-cudart.sh" --lib "$libdir" --check -- \
     python3 "$here/workload.py" --steps "$steps" >"$out/ours.$1.json" 2>"$out/ours.$1.err"
-  echo "ours round $1: rc $?" >>"$out/run.log"
+  local rc=$?
+  echo "ours round $1: rc $rc" >>"$out/run.log"
+  if ((rc >= 128 && rc != 137)) && [[ ! -e $out/ours.crash ]]; then
+    # A crash: once more with the lifecycle trace and, where gdb exists,
+    # a native backtrace of the crashing thread.
+    : >"$out/ours.crash"
+    CUDART_TRACE=all CUDART_TRACE_FILE="$out/ours.crash.trace" timeout "$tmo" \
+      "$root/scripts/with-cudart.sh" --lib "$libdir" -- \
+      python3 "$here/workload.py" --steps 20 >/dev/null 2>>"$out/ours.crash"
+    echo "trace rerun: rc $?" >>"$out/ours.crash"
+    if command -v gdb >/dev/null; then
+      timeout "$tmo" "$root/scripts/with-cudart.sh" --lib "$libdir" -- \
+        gdb -q -batch -ex run -ex bt -ex "info threads" -ex "thread apply all bt 8" \
+        --args python3 "$here/workload.py" --steps 20 >>"$out/ours.crash" 2>&1
+    else
+      echo "no gdb on this machine" >>"$out/ours.crash"
+    fi
+    tail -c 300000 "$out/ours.crash.trace" >"$out/ours.crash.trace.tail" 2>/dev/null
+    rm -f "$out/ours.crash.trace"
+  fi
 }
 : >"$out/run.log"
 python3 -c 'import torch, sys; print("torch", torch.__version__, "cuda", torch.version.cuda)' >>"$out/run.log" 2>&1

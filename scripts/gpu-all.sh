@@ -59,7 +59,7 @@ part torch 200 bash "$gb/pytorch/run.sh" "$gb/lib" "$rest/torch" 1
 part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/diag.json"
 
 if [[ -d $gb/harness ]]; then
-  part harness 100 bash "$gb/scripts/harness-run.sh" "$gb/harness" "$nv_lib" "$gb/lib" "$rest/harness"
+  part harness 330 env HARNESS_BAD_BUDGET="${HARNESS_BAD_BUDGET:-70}" HARNESS_ARGS="${HARNESS_ARGS:---gpu --jobs 16}" bash "$gb/scripts/harness-run.sh" "$gb/harness" "$nv_lib" "$gb/lib" "$rest/harness"
 fi
 
 stress_s=${STRESS_SECONDS:-90}

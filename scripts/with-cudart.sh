@@ -70,12 +70,12 @@ set +e
 rc=$?
 set -e
 if [[ $check == yes ]]; then
-  others=$(grep -v -F -x -e "$lib" -e "$(readlink -f "$lib")" -e "(no libcudart mapped)" "$CUDART_MAPS_LOG" | sort -u || true)
+  others=$(grep -v -e '^pid ' "$CUDART_MAPS_LOG" | grep -v -F -x -e "$lib" -e "$(readlink -f "$lib")" -e "(no libcudart mapped)" | sort -u || true)
   if [[ -n $others ]]; then
     echo "with-cudart: another libcudart was mapped:" >&2
     echo "$others" >&2
     exit 3
   fi
-  echo "with-cudart: only $lib was mapped ($(sort -u "$CUDART_MAPS_LOG" | wc -l) process(es) checked)" >&2
+  echo "with-cudart: only $lib was mapped ($(grep -c '^pid ' "$CUDART_MAPS_LOG") Python process(es) checked)" >&2
 fi
 exit $rc

@@ -159,7 +159,7 @@ fn python_launcher_keeps_one_runtime() {
     assert!(stdout.contains("cudaRuntimeGetVersion 0 13000"), "{stdout}");
     assert!(stdout.contains("cudaMalloc 35"), "{stdout}");
     assert!(
-        stderr.contains("was mapped (1 process(es) checked)"),
+        stderr.contains("was mapped (1 Python process(es) checked)"),
         "{stderr}"
     );
 

@@ -51,9 +51,9 @@ def _record_maps():
                 parts = line.split()
                 if len(parts) >= 6 and "libcudart" in parts[-1]:
                     seen.add(parts[-1])
+        lines = ["pid %d" % os.getpid()] + (sorted(seen) or ["(no libcudart mapped)"])
         with open(log, "a") as f:
-            for p in sorted(seen) or ["(no libcudart mapped)"]:
-                f.write(p + "\n")
+            f.write("".join(x + "\n" for x in lines))
     except OSError:
         pass
 
