@@ -8,7 +8,9 @@
 # OUTDIR gets
 #   harness                   the program (wheel nvcc, -cudart shared, sm_90)
 #   harness.cu, calls.txt     its generated source, the exports in run order
-#   allowed-differences.txt   the no-driver allow-list (for annotation)
+#   cases.txt                 the bad-input matrix's case ids, in run order
+#   allowed-differences.txt,  the no-driver allow-lists (for annotation)
+#   allowed-bad.txt
 #   harness-run.sh            copy of scripts/harness-run.sh
 #   lib/libcudart.so.13       ours (scripts/build.sh, debug info stripped)
 #   BUILD-INFO                commit, date, tool versions
@@ -17,6 +19,10 @@
 # Then on the GPU machine (device tool, carry: [OUTDIR]; build/ is
 # git-ignored, so OUTDIR=build/harness-bundle travels with `carry`):
 #   bash OUTDIR/harness-run.sh OUTDIR /usr/local/cuda/lib64 OUTDIR/lib "$OUT"
+# (the ordinary calls and the bad-input matrix, both runtimes, about 5
+# minutes), and back here:
+#   python3 scripts/badinput-report.py FILES/bad-compare.json > docs/badinput-report.md
+# The bundle stays small (about 2 MiB; it must stay under 10 MiB).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [[ $# -eq 1 ]] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
@@ -33,7 +39,7 @@ mkdir -p "$out/lib"
 cp -L "$libdir/libcudart.so.13" "$out/lib/libcudart.so.13"
 strip --strip-debug "$out/lib/libcudart.so.13"
 ln -sf libcudart.so.13 "$out/lib/libcudart.so"
-cp abi-tests/harness/allowed-differences.txt "$out/"
+cp abi-tests/harness/allowed-differences.txt abi-tests/harness/allowed-bad.txt "$out/"
 cp scripts/harness-run.sh "$out/harness-run.sh"
 chmod +x "$out/harness" "$out/harness-run.sh"
 
@@ -43,10 +49,17 @@ chmod +x "$out/harness" "$out/harness-run.sh"
   echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "nvcc: $(nvcc --version | tail -1)"
   echo "calls: $(wc -l <"$out/calls.txt")"
+  echo "bad-input cases: $(wc -l <"$out/cases.txt")"
   echo "libcudart.so.13 sha256: $(sha256sum <"$out/lib/libcudart.so.13" | cut -c1-16)"
 } >"$out/BUILD-INFO"
 
+kib=$(du -sk "$out" | cut -f1)
+if ((kib > 10 * 1024)); then
+  echo "harness-prepare: the bundle is ${kib} KiB, over the 10 MiB the device run copies" >&2
+  exit 1
+fi
 cat >&2 <<MSG
-harness-prepare: ready in $1 ($(du -sk "$out" | cut -f1) KiB). On the GPU machine:
+harness-prepare: ready in $1 (${kib} KiB). On the GPU machine:
   bash $1/harness-run.sh $1 /usr/local/cuda/lib64 $1/lib "\$OUT"
+then here: python3 scripts/badinput-report.py FILES/bad-compare.json > docs/badinput-report.md
 MSG

@@ -14,7 +14,15 @@
 //! 2. Every parameter gets an argument from the rules below ([`arg_for`]):
 //!    per-call overrides first, then the parameter's name and type. A type
 //!    without a rule is an error, so a new export cannot slip through.
-//! 3. The program is `harness.cu`: the generated calls plus `runner.h`,
+//! 3. The bad-input matrix (issue #9, `--bad`): every parameter also gets
+//!    the bad arguments that apply to it ([`bad_cases`]: NULL, destroyed
+//!    and wrong-kind handles, enums past their last value (read from the
+//!    headers, [`parse_enums`]), bad flags, devices, sizes, offsets, device
+//!    pointers + 1, host memory where device memory is due...), decided by
+//!    the parameter's type and name from the tables of that section. Each
+//!    case is the ordinary call with one argument replaced, and has a stable
+//!    id, `FUNCTION#PARAM=WHAT`.
+//! 4. The program is `harness.cu`: the generated calls plus `runner.h`,
 //!    compiled by the wheel's nvcc with `-cudart shared`, with a small
 //!    fatbin (`harness_lib_kernel`, `harness_lib_var`) embedded for the
 //!    registration and library calls.
@@ -314,12 +322,17 @@ fn preprocess(work: &Path, stub: &Path, per_thread: bool) -> String {
 
 /// The prototype of every export, by name, from the headers and
 /// prototypes.txt; an error names every export without one.
-pub fn export_prototypes(work: &Path, exports: &[String]) -> Result<Vec<Proto>, String> {
+pub fn export_prototypes(work: &Path, exports: &[String]) -> Result<(Vec<Proto>, Enums), String> {
     let stub = write_stubs(work);
     let mut from_headers: BTreeMap<String, Proto> = BTreeMap::new();
     let mut failed = BTreeMap::new();
+    let mut enums = Enums::default();
     for per_thread in [false, true] {
-        let parsed = parse_prototypes(&preprocess(work, &stub, per_thread), true, "header");
+        let text = preprocess(work, &stub, per_thread);
+        if !per_thread {
+            enums = parse_enums(&text);
+        }
+        let parsed = parse_prototypes(&text, true, "header");
         failed.extend(parsed.failed);
         for p in parsed.protos {
             if let Some(old) = from_headers.get(&p.name) {
@@ -367,10 +380,127 @@ pub fn export_prototypes(work: &Path, exports: &[String]) -> Result<Vec<Proto>, 
         }
     }
     if problems.is_empty() {
-        Ok(out)
+        Ok((out, enums))
     } else {
         Err(problems.join("\n"))
     }
+}
+
+// ---------------------------------------------------------------------------
+// Enums (for the bad-input matrix: a value past the last enumerator).
+
+/// The enums of the headers: `enum NAME` by NAME (typedef names too), with
+/// the largest enumerator value, or None when an enumerator's value is an
+/// expression [`eval_enumerator`] cannot evaluate.
+#[derive(Default, Debug)]
+pub struct Enums {
+    pub max: BTreeMap<String, Option<i64>>,
+}
+
+impl Enums {
+    /// The largest value of the enum a parameter of type `ty` holds
+    /// (`enum cudaMemcpyKind`, `cudaError_t`...); None for other types,
+    /// Some(None) for an enum without a known maximum.
+    pub fn max_of(&self, ty: &str) -> Option<Option<i64>> {
+        let name = ty.strip_prefix("enum ").unwrap_or(ty);
+        self.max.get(name).copied()
+    }
+}
+
+/// `1<<2`, `0x10u`, `-3`, `(4)`, or an enumerator already seen.
+fn eval_enumerator(expr: &str, known: &BTreeMap<String, i64>) -> Option<i64> {
+    let x = expr.trim();
+    if let Some(inner) = x.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        return eval_enumerator(inner, known);
+    }
+    if let Some((a, b)) = x.split_once("<<") {
+        return Some(eval_enumerator(a, known)? << eval_enumerator(b, known)?);
+    }
+    if let Some(rest) = x.strip_prefix('-') {
+        return eval_enumerator(rest, known).map(|v| -v);
+    }
+    if let Some(v) = known.get(x) {
+        return Some(*v);
+    }
+    let digits = x.trim_end_matches(['u', 'U', 'l', 'L']);
+    match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => i64::from_str_radix(hex, 16).ok(),
+        None => digits.parse().ok(),
+    }
+}
+
+/// Every `enum NAME { ... }` (and `typedef enum [NAME] { ... } ALIAS;`,
+/// `typedef enum NAME ALIAS;`) of a preprocessed text.
+pub fn parse_enums(text: &str) -> Enums {
+    let ident_end = |s: &str| {
+        s.find(|c: char| !(c == '_' || c.is_ascii_alphanumeric()))
+            .unwrap_or(s.len())
+    };
+    let mut enums = Enums::default();
+    let mut aliases = Vec::new();
+    let mut known: BTreeMap<String, i64> = BTreeMap::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("enum") {
+        let before = &rest[..i];
+        let after = &rest[i + 4..];
+        let starts_word = !before.ends_with(|c: char| c == '_' || c.is_ascii_alphanumeric());
+        if !starts_word || !after.starts_with(char::is_whitespace) {
+            rest = after;
+            continue;
+        }
+        let typedef = before.trim_end().ends_with("typedef");
+        let a = after.trim_start();
+        let n = ident_end(a);
+        let name = &a[..n];
+        let a2 = a[n..].trim_start();
+        if !a2.starts_with('{') {
+            // `typedef enum NAME ALIAS;`
+            let m = ident_end(a2);
+            if typedef && !name.is_empty() && m > 0 && a2[m..].trim_start().starts_with(';') {
+                aliases.push((a2[..m].to_string(), name.to_string()));
+            }
+            rest = after;
+            continue;
+        }
+        let Some(close) = a2.find('}') else { break };
+        let body = &a2[1..close];
+        let mut max: Option<i64> = None;
+        let mut ok = true;
+        let mut next = 0i64;
+        for item in body.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+            let (en, val) = match item.split_once('=') {
+                Some((en, ex)) => (en.trim(), eval_enumerator(ex, &known)),
+                None => (item, Some(next)),
+            };
+            match val {
+                Some(v) => {
+                    known.insert(en.to_string(), v);
+                    max = Some(max.map_or(v, |m: i64| m.max(v)));
+                    next = v + 1;
+                }
+                None => ok = false,
+            }
+        }
+        let max = if ok { max } else { None };
+        if !name.is_empty() {
+            enums.max.insert(name.to_string(), max);
+        }
+        let tail = a2[close + 1..].trim_start();
+        let m = ident_end(tail);
+        if typedef && m > 0 {
+            enums.max.insert(tail[..m].to_string(), max);
+        }
+        rest = &a2[close + 1..];
+    }
+    for (alias, name) in aliases {
+        if let Some(m) = enums.max.get(&name).copied() {
+            enums.max.insert(alias, m);
+        }
+    }
+    enums
 }
 
 // ---------------------------------------------------------------------------
@@ -784,16 +914,295 @@ pub fn arg_for(func: &str, name: &str, ty: &str) -> Result<Arg, String> {
 }
 
 // ---------------------------------------------------------------------------
+// The bad-input matrix (issue #9): besides its ordinary call, every export is
+// called once per bad argument that applies to one of its parameters, all
+// other arguments ordinary. What applies is decided from the parameter's
+// type and name by the tables below; every case has a stable id,
+// `FUNCTION#PARAM=WHAT` (`cudaMemcpy#dst=host-stack`), so that two runs can be
+// compared line by line.
+
+/// One bad-argument case: parameter `param` receives `value` (a C expression
+/// of its type, evaluated after the ordinary arguments are ready, `h` the
+/// runner's context) instead of its ordinary argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadCase {
+    pub param: usize,
+    /// What the parameter receives: the part of the id after `=`.
+    pub what: String,
+    pub value: String,
+}
+
+impl BadCase {
+    /// `FUNCTION#PARAM=WHAT`.
+    pub fn id(&self, proto: &Proto) -> String {
+        format!(
+            "{}#{}={}",
+            proto.name, proto.params[self.param].name, self.what
+        )
+    }
+}
+
+/// Handles passed by value: (type, its fixture, whether the matrix passes a
+/// destroyed one, the fixture passed as a handle of the wrong kind).
+/// `freed`: made and destroyed in the child just before the call
+/// (runner.h, `h_freed`). `wrong:KIND`: a live object of another kind
+/// (`h_wrong`). Without a driver (nothing can be made) both are stand-ins:
+/// an address in a page that cannot be read, and a zeroed host buffer.
+/// Texture and surface objects are integers, not void*-like: no wrong kind.
+const HANDLE_CASES: &[(&str, &str, bool, Option<&str>)] = &[
+    ("cudaStream_t", "STREAM", true, Some("EVENT")),
+    ("cudaEvent_t", "EVENT", true, Some("STREAM")),
+    ("cudaGraph_t", "GRAPH", true, Some("GRAPHEXEC")),
+    ("cudaGraphNode_t", "NODE", true, Some("GRAPH")),
+    ("cudaGraphExec_t", "GRAPHEXEC", true, Some("GRAPH")),
+    ("cudaArray_t", "ARRAY", true, Some("MIPMAP")),
+    ("cudaArray_const_t", "ARRAY", true, Some("MIPMAP")),
+    ("cudaMipmappedArray_t", "MIPMAP", true, Some("ARRAY")),
+    ("cudaMipmappedArray_const_t", "MIPMAP", true, Some("ARRAY")),
+    ("cudaMemPool_t", "MEMPOOL", true, Some("STREAM")),
+    ("cudaKernel_t", "KERNEL", true, Some("LIBRARY")),
+    ("cudaLibrary_t", "LIBRARY", true, Some("KERNEL")),
+    ("cudaUserObject_t", "USEROBJ", true, Some("GRAPH")),
+    ("cudaTextureObject_t", "TEXOBJ", true, None),
+    ("cudaSurfaceObject_t", "SURFOBJ", true, None),
+    // Objects of other APIs (none can be made here; NULL is their ordinary
+    // argument): a stream as the wrong kind.
+    ("cudaExternalMemory_t", "", false, Some("STREAM")),
+    ("cudaExternalSemaphore_t", "", false, Some("STREAM")),
+    ("cudaGraphicsResource_t", "", false, Some("STREAM")),
+    ("cudaAsyncCallbackHandle_t", "", false, Some("STREAM")),
+    ("cudaLogsCallbackHandle", "", false, Some("STREAM")),
+];
+
+/// Function-pointer types: NULL applies.
+const CALLBACK_TYPES: &[&str] = &[
+    "cudaStreamCallback_t",
+    "cudaHostFn_t",
+    "cudaAsyncCallback",
+    "cudaLogsCallback_t",
+];
+
+/// Device memory (the DEVBUF fixture): NULL, the address + 1, host memory
+/// (the child's stack, malloc), a freed allocation.
+const DEVPTR_CASES: &[(&str, &str)] = &[
+    ("dev+1", "(uintptr_t)h_fixture(h, HF_DEVBUF) + 1"),
+    ("host-stack", "h_stack"),
+    ("host-malloc", "h_heap(h)"),
+    ("freed", "h_freed(h, HF_DEVBUF)"),
+];
+
+/// Page-locked host memory (the PINNED fixture): NULL, pageable host memory,
+/// device memory.
+const PINNED_CASES: &[(&str, &str)] = &[
+    ("host-stack", "h_stack"),
+    ("host-malloc", "h_heap(h)"),
+    ("dev", "h_fixture(h, HF_DEVBUF)"),
+];
+
+/// The registration handle of nvcc's internals (the FATHANDLE fixture): a
+/// zeroed host buffer that no registration returned.
+const FATHANDLE_CASES: &[(&str, &str)] = &[("not-a-handle", "h_foreign")];
+
+/// Objects passed by host address (their ordinary argument -> the case): a
+/// function that is no kernel, a variable that is no symbol, a fatbin
+/// wrapper that is zeroed memory.
+const ADDRESS_CASES: &[(&str, &str, &str)] = &[
+    ("h_wrapper()", "not-a-wrapper", "h_foreign"),
+    (
+        "(const void *)harness_kernel",
+        "not-a-kernel",
+        "(const void *)harness_noop",
+    ),
+    (
+        "(const void *)&harness_symbol",
+        "not-a-symbol",
+        "(const void *)&h_not_a_symbol",
+    ),
+];
+
+/// Enums (by value, any enum type of the headers): one past the largest
+/// enumerator (from the headers, `max+1`), and 0x7fffffff.
+const BAD_ENUM: &str = "0x7fffffff";
+
+/// `int` parameters that are device ordinals, and the bad ordinals.
+const DEVICE_PARAMS: &[&str] = &["device", "srcDevice", "dstDevice", "peerDevice"];
+const BAD_DEVICES: &[&str] = &["-1", "9999"];
+
+/// Flag words (any integer type), and the bad words: every bit below the
+/// sign bit, and one bit no flag uses.
+const FLAG_PARAMS: &[&str] = &["flags", "deviceFlags"];
+const BAD_FLAGS: &[&str] = &["0x7fffffff", "0x40000000"];
+
+/// `size_t` sizes (bytes, extents, shared memory): 0 (unless that is the
+/// ordinary value) and 2^62.
+const SIZE_PARAMS: &[&str] = &[
+    "count",
+    "size",
+    "width",
+    "height",
+    "pitch",
+    "dpitch",
+    "spitch",
+    "length",
+    "dataSize",
+    "sharedMem",
+    "dynamicSMemSize",
+];
+/// `size_t` offsets (ordinarily 0): 2^62.
+const OFFSET_PARAMS: &[&str] = &[
+    "offset",
+    "wOffset",
+    "hOffset",
+    "wOffsetDst",
+    "hOffsetDst",
+    "wOffsetSrc",
+    "hOffsetSrc",
+];
+const HUGE: (&str, &str) = ("2^62", "(size_t)1 << 62");
+
+/// Sizes that are the length of an input array the harness fills with one
+/// element: 0 only (a huge length would make the callee read past it, a
+/// bug of the caller, not a bad argument).
+const ARRAY_LENGTHS: &[(&str, &str)] = &[
+    ("cudaMemcpyBatchAsync", "count"),
+    ("cudaMemPrefetchBatchAsync", "count"),
+    ("cudaMemDiscardBatchAsync", "count"),
+    ("cudaMemDiscardAndPrefetchBatchAsync", "count"),
+];
+
+/// Parameters left out of the matrix: (function, parameter or `*`, why).
+const NO_BAD_CASES: &[(&str, &str, &str)] = &[
+    (
+        "__cudaRegisterUnifiedTable",
+        "*",
+        "no public signature: called with six zero arguments only",
+    ),
+    (
+        "__cudaGetProcAddress",
+        "*",
+        "no public signature: called with six zero arguments only",
+    ),
+];
+
+fn base_name(func: &str) -> &str {
+    func.strip_suffix("_ptds")
+        .or_else(|| func.strip_suffix("_ptsz"))
+        .unwrap_or(func)
+}
+
+/// The bad-argument cases of one call, in parameter order.
+pub fn bad_cases(proto: &Proto, args: &[Arg], enums: &Enums) -> Result<Vec<BadCase>, String> {
+    let base = base_name(&proto.name);
+    let mut out = Vec::new();
+    for (k, (p, a)) in proto.params.iter().zip(args).enumerate() {
+        if NO_BAD_CASES
+            .iter()
+            .any(|(f, q, _)| *f == base && (*q == "*" || *q == p.name))
+        {
+            continue;
+        }
+        let (ty, name) = (p.ty.as_str(), p.name.as_str());
+        let mut add = |what: &str, value: String| {
+            out.push(BadCase {
+                param: k,
+                what: what.to_string(),
+                value,
+            })
+        };
+        let cast = |v: &str| format!("({ty})({v})");
+        let handle = HANDLE_CASES.iter().find(|hc| hc.0 == ty);
+        let ordinary = match a {
+            Arg::Expr(x) => x.as_str(),
+            Arg::Null => "0",
+            _ => "",
+        };
+        // NULL: every pointer, handle and callback not NULL already.
+        if (ty.ends_with('*') || handle.is_some() || CALLBACK_TYPES.contains(&ty))
+            && ordinary != "0"
+        {
+            if matches!(a, Arg::Out { .. }) {
+                add("null", cast(&format!("h_no_out(h, {k})")));
+            } else {
+                add("null", cast("0"));
+            }
+        }
+        if let Some((_, fix, freed, wrong)) = handle {
+            if *freed {
+                add("freed", cast(&format!("(uintptr_t)h_freed(h, HF_{fix})")));
+            }
+            if let Some(w) = wrong {
+                let what = format!("wrong:{}", w.to_lowercase());
+                add(&what, cast(&format!("(uintptr_t)h_wrong(h, HF_{w})")));
+            }
+        }
+        let memory = match a {
+            Arg::Fix("DEVBUF") => DEVPTR_CASES,
+            Arg::Fix("PINNED") => PINNED_CASES,
+            Arg::Fix("FATHANDLE") => FATHANDLE_CASES,
+            _ => &[],
+        };
+        for (what, v) in memory {
+            add(what, cast(v));
+        }
+        for (from, what, v) in ADDRESS_CASES {
+            if ordinary == *from {
+                add(what, cast(v));
+            }
+        }
+        if let Some(max) = enums.max_of(ty) {
+            let max = max.ok_or_else(|| {
+                format!(
+                    "{}({ty} {name}): an enumerator of {ty} has a value the generator cannot evaluate",
+                    proto.name
+                )
+            })?;
+            if max + 1 < 0x7fff_ffff {
+                add("max+1", cast(&(max + 1).to_string()));
+            }
+            add(BAD_ENUM, cast(BAD_ENUM));
+        }
+        let integer = matches!(
+            ty,
+            "int" | "unsigned int" | "unsigned" | "unsigned long long" | "size_t"
+        );
+        if integer && FLAG_PARAMS.contains(&name) {
+            for f in BAD_FLAGS {
+                add(f, cast(f));
+            }
+        }
+        if ty == "int" && DEVICE_PARAMS.contains(&name) {
+            for d in BAD_DEVICES {
+                add(d, cast(d));
+            }
+        }
+        if ty == "size_t" && SIZE_PARAMS.contains(&name) {
+            if ordinary != "0" {
+                add("0", cast("0"));
+            }
+            if !ARRAY_LENGTHS.contains(&(base, name)) {
+                add(HUGE.0, cast(HUGE.1));
+            }
+        }
+        if ty == "size_t" && OFFSET_PARAMS.contains(&name) {
+            add(HUGE.0, cast(HUGE.1));
+        }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------
 // Emission.
 
 /// One planned call.
 pub struct Call {
     pub proto: Proto,
     pub args: Vec<Arg>,
+    /// The bad-input matrix's cases of this call.
+    pub bad: Vec<BadCase>,
 }
 
 /// Plans every export; an error lists every parameter without a rule.
-pub fn plan(protos: &[Proto]) -> Result<Vec<Call>, String> {
+pub fn plan(protos: &[Proto], enums: &Enums) -> Result<Vec<Call>, String> {
     let mut problems = Vec::new();
     let mut calls = Vec::new();
     for p in protos {
@@ -810,9 +1219,18 @@ pub fn plan(protos: &[Proto]) -> Result<Vec<Call>, String> {
                 p.name, p.ret
             ));
         }
+        let bad = if args.len() == p.params.len() {
+            bad_cases(p, &args, enums).unwrap_or_else(|e| {
+                problems.push(e);
+                Vec::new()
+            })
+        } else {
+            Vec::new()
+        };
         calls.push(Call {
             proto: p.clone(),
             args,
+            bad,
         });
     }
     if problems.is_empty() {
@@ -915,6 +1333,14 @@ pub fn emit(calls: &[Call], fatbin: &[u8]) -> String {
             p.origin
         );
         let _ = writeln!(s, "static void hc_{i}(struct h_ctx *h) {{");
+        if c.bad.iter().any(|b| b.value.contains("h_stack")) {
+            // Host memory on the child's stack, for the host-stack cases.
+            s.push_str(
+                "    unsigned char h_stack[H_BUF];
+    memset(h_stack, 0, sizeof h_stack);
+",
+            );
+        }
         for (k, (prm, a)) in p.params.iter().zip(&c.args).enumerate() {
             let ty = &prm.ty;
             match a {
@@ -957,6 +1383,27 @@ pub fn emit(calls: &[Call], fatbin: &[u8]) -> String {
                 }
             }
         }
+        if !c.bad.is_empty() {
+            s.push_str(
+                "    switch (h->bad) { /* the bad-input matrix */
+",
+            );
+            for (n, b) in c.bad.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "    case {}: a{} = {}; break; /* {} */",
+                    n + 1,
+                    b.param,
+                    b.value,
+                    b.id(p)
+                );
+            }
+            s.push_str(
+                "    default: break;
+    }
+",
+            );
+        }
         let names: Vec<String> = (0..p.params.len()).map(|k| format!("a{k}")).collect();
         let (fmt, vals) = return_format(&p.name, &p.ret).expect("planned");
         s.push_str("    h_before(h);\n");
@@ -974,6 +1421,15 @@ pub fn emit(calls: &[Call], fatbin: &[u8]) -> String {
         let _ = writeln!(s, "    {{\"{}\", hc_{i}}},", c.proto.name);
     }
     let _ = writeln!(s, "}};\nconst int h_ncalls = {};", calls.len());
+    s.push_str("\n/* The bad-input matrix: (id, call, case of the call). */\nconst struct h_case h_cases[] = {\n");
+    let mut n = 0;
+    for (i, c) in calls.iter().enumerate() {
+        for (k, b) in c.bad.iter().enumerate() {
+            let _ = writeln!(s, "    {{\"{}\", {i}, {}}},", b.id(&c.proto), k + 1);
+            n += 1;
+        }
+    }
+    let _ = writeln!(s, "}};\nconst int h_ncases = {n};");
     s
 }
 
@@ -986,6 +1442,8 @@ pub struct Built {
     pub source: PathBuf,
     /// The exports, in the order the program runs them.
     pub names: Vec<String>,
+    /// The ids of the bad-input matrix's cases, in run order (`--bad`).
+    pub cases: Vec<String>,
 }
 
 const LIB_SOURCE: &str =
@@ -997,8 +1455,8 @@ __device__ int harness_lib_var;\n";
 /// wheel's nvcc (`-cudart shared`, sm_90) into `work/harness`.
 pub fn build(work: &Path, exports: &[String]) -> Result<Built, String> {
     std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
-    let protos = export_prototypes(work, exports)?;
-    let calls = plan(&protos)?;
+    let (protos, enums) = export_prototypes(work, exports)?;
+    let calls = plan(&protos, &enums)?;
 
     let lib_src = work.join("harness_lib.cu");
     std::fs::write(&lib_src, LIB_SOURCE).map_err(|e| e.to_string())?;
@@ -1030,5 +1488,9 @@ pub fn build(work: &Path, exports: &[String]) -> Result<Built, String> {
         exe,
         source,
         names: calls.iter().map(|c| c.proto.name.clone()).collect(),
+        cases: calls
+            .iter()
+            .flat_map(|c| c.bad.iter().map(|b| b.id(&c.proto)))
+            .collect(),
     })
 }

@@ -20,6 +20,13 @@
 //! differs fails the test too. The same program runs on the GPU machine
 //! with `--gpu` (scripts/harness-prepare.sh, scripts/harness-run.sh).
 //!
+//! The bad-input matrix (issue #9, `--bad`): the same program calls every
+//! export once per bad argument (gen.rs decides which apply from each
+//! parameter's type and name), each case in its own child, as the child's
+//! first runtime call. Our runtime must never crash or hang; NVIDIA's may
+//! (counted); every other difference must be listed, with its reason, in
+//! `abi-tests/harness/allowed-bad.txt`.
+//!
 //! Fails (never skips) when the toolchain or our library is missing, or when
 //! a driver is installed.
 
@@ -219,4 +226,271 @@ fn same_as_nvidia_without_a_driver() {
         stale.is_empty(),
         "allowed-differences.txt lists functions that no longer differ (remove them): {stale:?}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// The bad-input matrix (issue #9).
+
+/// The program arguments of the no-driver matrix: every case is the
+/// child's first runtime call (a peek before it would answer
+/// cudaErrorInsufficientDriver and hide every argument check).
+const BAD_ARGS: &[&str] = &["--bad", "--first"];
+
+/// Every kind of bad argument the generator knows; each must occur.
+const BAD_KINDS: &[&str] = &[
+    "null",
+    "freed",
+    "wrong:event",
+    "wrong:stream",
+    "wrong:graph",
+    "max+1",
+    "0x7fffffff",
+    "0x40000000",
+    "-1",
+    "9999",
+    "0",
+    "2^62",
+    "dev+1",
+    "host-stack",
+    "host-malloc",
+    "dev",
+    "not-a-kernel",
+    "not-a-symbol",
+    "not-a-wrapper",
+    "not-a-handle",
+];
+
+/// `*` matches any run of characters; nothing else is special.
+fn glob(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The bad-input allow-list: (case pattern, reason), in file order.
+fn allowed_bad() -> Vec<(String, String)> {
+    let path = gen::harness_src_dir().join("allowed-bad.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, reason) = line
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("allowed-bad.txt: no `: reason` in {line:?}"));
+        assert!(
+            key.contains('#') && !reason.trim().is_empty(),
+            "allowed-bad.txt: {line:?} is not `FUNCTION#PARAM=WHAT: reason`"
+        );
+        out.push((key.to_string(), reason.to_string()));
+    }
+    out
+}
+
+#[test]
+fn bad_input_cases_are_listed_once() {
+    let b = built();
+    let exports: BTreeSet<String> = gen::export_list().into_iter().collect();
+    let mut seen = BTreeSet::new();
+    let mut kinds = BTreeSet::new();
+    for id in &b.cases {
+        assert!(seen.insert(id.clone()), "case {id} appears twice");
+        let (func, case) = id
+            .split_once('#')
+            .unwrap_or_else(|| panic!("case id {id} is not FUNCTION#PARAM=WHAT"));
+        assert!(exports.contains(func), "case {id}: {func} is no export");
+        let (_, what) = case
+            .split_once('=')
+            .unwrap_or_else(|| panic!("case id {id} is not FUNCTION#PARAM=WHAT"));
+        kinds.insert(what.to_string());
+    }
+    let missing: Vec<_> = BAD_KINDS.iter().filter(|k| !kinds.contains(**k)).collect();
+    assert!(
+        missing.is_empty(),
+        "no case of the kinds {missing:?} (kinds made: {kinds:?})"
+    );
+    let listed = run_ok(clean_command(&b.exe, Runtime::Nvidia, &[]).args(["--bad", "--list"]));
+    let listed: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        listed, b.cases,
+        "harness --bad --list differs from the plan"
+    );
+    println!(
+        "bad-input matrix: {} cases over {} functions, {} kinds",
+        b.cases.len(),
+        b.cases
+            .iter()
+            .map(|c| c.split('#').next().unwrap_or(""))
+            .collect::<BTreeSet<_>>()
+            .len(),
+        kinds.len()
+    );
+}
+
+#[test]
+fn bad_inputs_same_as_nvidia_without_a_driver() {
+    let b = built();
+    let allow = allowed_bad();
+    let nv = run(&b.exe, Runtime::Nvidia, BAD_ARGS);
+    let ours = run(&b.exe, Runtime::Ours, BAD_ARGS);
+    let want: BTreeSet<String> = b.cases.iter().cloned().collect();
+    for (who, lines) in [("NVIDIA", &nv), ("ours", &ours)] {
+        let got: BTreeSet<String> = lines.keys().cloned().collect();
+        assert_eq!(got, want, "the {who} run does not report exactly the cases");
+    }
+    let abnormal = |rest: &str| !rest.ends_with(" end=exit0");
+    let mut used = vec![false; allow.len()];
+    let (mut same, mut allowed_n) = (0, 0);
+    let (mut ours_broken, mut nv_crashes, mut failures) = (Vec::new(), Vec::new(), Vec::new());
+    for id in &b.cases {
+        let (a, o) = (&nv[id], &ours[id]);
+        if abnormal(o) {
+            ours_broken.push(format!("{id} {o}"));
+        }
+        if abnormal(a) {
+            nv_crashes.push(format!("{id} {a}"));
+        }
+        if a == o {
+            same += 1;
+        } else if abnormal(a) {
+            // NVIDIA's runtime crashed or hung: allowed, counted.
+        } else if let Some(i) = allow.iter().position(|(p, _)| glob(p, id)) {
+            used[i] = true;
+            allowed_n += 1;
+        } else {
+            failures.push(format!("{id}\n    NVIDIA: {a}\n    ours:   {o}"));
+        }
+    }
+    let summary = format!(
+        "bad-input matrix: {} cases, {same} identical, {allowed_n} allowed differences, \
+         {} unexplained; crashes or hangs: NVIDIA {}, ours {}",
+        b.cases.len(),
+        failures.len(),
+        nv_crashes.len(),
+        ours_broken.len()
+    );
+    println!("{summary}");
+    for c in &nv_crashes {
+        println!("  NVIDIA: {c}");
+    }
+    assert!(
+        ours_broken.is_empty(),
+        "our runtime crashed or hung (never allowed):\n{}\n{summary}",
+        ours_broken.join("\n")
+    );
+    assert!(
+        failures.is_empty(),
+        "our runtime answers bad arguments differently from NVIDIA's (list a \
+         deliberate difference in abi-tests/harness/allowed-bad.txt with its reason):\n{}\n{summary}\nprogram: {}",
+        failures.join("\n"),
+        b.source.display()
+    );
+    let stale: Vec<&str> = allow
+        .iter()
+        .zip(&used)
+        .filter(|(_, u)| !**u)
+        .map(|((p, _), _)| p.as_str())
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "allowed-bad.txt lists cases that no longer differ (remove them): {stale:?}"
+    );
+}
+
+/// Cases in which the TEST DOUBLE driver itself faults, not our runtime: its
+/// "device memory" is host memory that its copies touch directly
+/// (cuda_double.c, cuMemcpy*), so a freed allocation, unmapped by free(),
+/// faults inside the double.
+const DOUBLE_FAULTS: &[&str] = &["cudaMemcpy*#dst=freed", "cudaMemcpy*#src=freed"];
+
+/// The matrix in GPU mode (`--gpu --bad`: real fixtures, destroyed handles,
+/// the follow-up cudaMalloc/cudaFree) on our runtime over the test-double
+/// driver: the code paths past the driver's load run, and our runtime must
+/// not crash or hang in any case. Results are not compared (the double is
+/// no driver).
+#[test]
+fn bad_inputs_on_the_test_double_never_crash_ours() {
+    let b = built();
+    let double = build_driver_double(&scratch("harness-double"));
+    let mut cmd = clean_command(&b.exe, Runtime::Ours, &[&double]);
+    for var in ["CUDART_TRACE", "CUDART_TRACE_FILE", "CUDART_TRACE_JSON"] {
+        cmd.env_remove(var);
+    }
+    cmd.args(["--gpu", "--bad", "--jobs", "2", "--timeout", "10"]);
+    let out = run_capture(&mut cmd);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "harness --gpu --bad on the double: {}\nstderr:\n{}",
+        describe_status(&out.status),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (mut lines, mut faults, mut broken) = (0, 0, Vec::new());
+    for line in stdout.lines().filter(|l| !l.starts_with('#')) {
+        lines += 1;
+        let id = line.split(' ').next().unwrap_or("");
+        if line.ends_with(" end=exit0") {
+            continue;
+        }
+        if DOUBLE_FAULTS.iter().any(|p| glob(p, id)) && line.contains(" end=signal11 ") {
+            faults += 1;
+        } else {
+            broken.push(line.to_string());
+        }
+    }
+    assert_eq!(lines, b.cases.len(), "not every case reported:\n{stdout}");
+    println!(
+        "bad-input matrix on the test double: {lines} cases, {} crashes or hangs of ours, \
+         {faults} faults inside the double",
+        broken.len()
+    );
+    assert!(
+        broken.is_empty(),
+        "our runtime crashed or hung on the test double:\n{}",
+        broken.join("\n")
+    );
+}
+
+/// The enum reader behind `max+1`: plain, hex, shifted, referring and
+/// typedef'd enumerators, and an expression it cannot evaluate.
+#[test]
+fn enum_maxima_from_header_text() {
+    let text =
+        "enum A { a0, a1 = 5, a2 }; typedef enum B_enum { b0 = 0x10u, b1 = 1<<6, b2 = b0 } B; \
+                typedef enum A A_t; enum C { c0 = sizeof(int) }; struct S { enum A f; };";
+    let e = gen::parse_enums(text);
+    assert_eq!(e.max_of("enum A"), Some(Some(6)));
+    assert_eq!(e.max_of("A_t"), Some(Some(6)));
+    assert_eq!(e.max_of("B"), Some(Some(64)));
+    assert_eq!(e.max_of("enum B_enum"), Some(Some(64)));
+    assert_eq!(e.max_of("enum C"), Some(None));
+    assert_eq!(e.max_of("int"), None);
+    assert!(glob(
+        "cudaMemcpy*#dst=freed",
+        "cudaMemcpyAsync_ptsz#dst=freed"
+    ));
+    assert!(glob(
+        "__cudaRegister*#fatCubinHandle=null",
+        "__cudaRegisterVar#fatCubinHandle=null"
+    ));
+    assert!(!glob("cudaMemcpy*#dst=freed", "cudaMemcpy#dst=freed2"));
+    assert!(glob("a*b*c", "abc") && !glob("a*b*c", "acb"));
 }

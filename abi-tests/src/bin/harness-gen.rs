@@ -1,7 +1,8 @@
 //! Generates and builds the differential harness (abi-tests/harness) into a
 //! folder: `harness-gen OUTDIR` leaves `OUTDIR/harness` (the program),
-//! `OUTDIR/harness.cu` (its source) and `OUTDIR/calls.txt` (the exports in
-//! run order). Used by scripts/harness-prepare.sh; tests/harness.rs builds
+//! `OUTDIR/harness.cu` (its source), `OUTDIR/calls.txt` (the exports in
+//! run order) and `OUTDIR/cases.txt` (the ids of the bad-input matrix's
+//! cases, in run order). Used by scripts/harness-prepare.sh; tests/harness.rs builds
 //! the same program itself.
 
 #[path = "../../harness/gen.rs"]
@@ -18,9 +19,12 @@ fn main() {
         Ok(built) => {
             let list: String = built.names.iter().map(|n| format!("{n}\n")).collect();
             std::fs::write(out.join("calls.txt"), list).expect("write calls.txt");
+            let cases: String = built.cases.iter().map(|n| format!("{n}\n")).collect();
+            std::fs::write(out.join("cases.txt"), cases).expect("write cases.txt");
             eprintln!(
-                "harness-gen: {} calls, {}",
+                "harness-gen: {} calls, {} bad-input cases, {}",
                 built.names.len(),
+                built.cases.len(),
                 built.exe.display()
             );
         }

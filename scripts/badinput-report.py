@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Turns the bad-input matrix comparison of a GPU run into Markdown.
+
+    python3 scripts/badinput-report.py OUT/bad-compare.json [--commit SHA] > docs/badinput-report.md
+
+OUT is what `harness-run.sh` wrote on the GPU machine (scripts/
+harness-prepare.sh here, the device run there; see the header of
+harness-run.sh). The report has the summary counts, the counts per kind of
+bad argument, every difference (function, case, NVIDIA's result, ours),
+NVIDIA's crashes and hangs, ours (there should be none), and the cases that
+left the context unusable. Error names come from cudart/src/abi/error.rs
+when the script runs inside the repository.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def error_names():
+    path = os.path.join(HERE, "..", "cudart", "src", "abi", "error.rs")
+    try:
+        text = open(path).read()
+    except OSError:
+        return {}
+    return {int(v): n for n, v in re.findall(r"\b(cudaError\w*) = (\d+) =>", text)}
+
+
+NAMES = error_names()
+
+
+def fields(rest):
+    return dict(re.findall(r"(\w+)=(\[[^\]]*\]|\S+)", rest or ""))
+
+
+def err(v):
+    """`400 InvalidResourceHandle` for a code, the value itself otherwise."""
+    try:
+        n = int(v)
+    except (TypeError, ValueError):
+        return str(v)
+    name = NAMES.get(n)
+    if n == 0:
+        return "0"
+    return f"{n} {name[len('cudaError'):]}" if name else str(n)
+
+
+def result(rest, show):
+    """One side of a difference: the return value, then the fields in
+    `show` (those that differ) worded for a reader."""
+    f = fields(rest)
+    parts = [err(f.get("rc", "-"))]
+    if "post" in show:
+        parts.append(f"last error {err(f.get('post'))}")
+    if "get" in show and "post" not in show:
+        parts.append(f"got {err(f.get('get'))}")
+    if "again" in show:
+        again = f.get("again", "")
+        parts.append("sticky" if again not in ("0", "-1", "") else "not sticky")
+    if "out" in show:
+        parts.append(f"out {f.get('out', '[]')}")
+    if "ctx" in show:
+        ctx = f.get("ctx", "")
+        parts.append("context works after" if ctx == "0" else f"context broken ({err(ctx)})")
+    if "fix" in show:
+        parts.append(f"fixtures {f.get('fix', '[]')}")
+    end = f.get("end", "")
+    if end and end != "exit0":
+        parts.append(f"**{end}** (stage {f.get('stage', '?')})")
+    elif "stage" in show:
+        parts.append(f"stage {f.get('stage', '?')}")
+    return "; ".join(parts)
+
+
+def cell(s):
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("compare", help="bad-compare.json written by harness-run.sh")
+    ap.add_argument("--commit", help="the commit the bundle was built from")
+    a = ap.parse_args()
+    c = json.load(open(a.compare))
+    if c.get("part") != "bad":
+        sys.exit(f"{a.compare}: not a bad-input comparison (part={c.get('part')!r})")
+    out_dir = os.path.dirname(os.path.abspath(a.compare))
+    log = []
+    try:
+        log = [l.rstrip("\n") for l in open(os.path.join(out_dir, "log.txt"))]
+    except OSError:
+        pass
+
+    runs = c.get("runs", {})
+    diffs = c.get("different", [])
+    crashes, hangs = c.get("crashes", {}), c.get("hangs", {})
+    broken = c.get("broken_context", {})
+    missing = c.get("missing", [])
+    w = []
+    p = w.append
+
+    p("# Bad-input matrix: NVIDIA's libcudart.so.13 against ours, on the GPU")
+    p("")
+    p("Every export of `libcudart.so.13` called once per bad argument that applies "
+      "to one of its parameters, the other arguments ordinary: NULL pointers (inputs "
+      "and outputs, one at a time), destroyed handles (made and destroyed in the child "
+      "just before the call), handles of the wrong kind, enums past their last value "
+      "and 0x7fffffff, unknown flag bits, devices -1 and 9999, sizes 0 and 2^62, device "
+      "pointers + 1, host memory where device memory is due. The cases and their ids "
+      "(`FUNCTION#PARAM=WHAT`) are generated from the toolchain's headers "
+      "(`abi-tests/harness/gen.rs`); each runs in its own forked child (`runner.h`), "
+      "`--gpu --bad`, under NVIDIA's runtime and under ours: same binary, "
+      "`LD_LIBRARY_PATH` switched. Recorded per case: the return code, the last "
+      "error after the call, whether it is sticky (still set after "
+      "`cudaGetLastError`), whether an ordinary `cudaMalloc(16)`/`cudaFree` works "
+      "afterwards (the context), and how the child ended.")
+    p("")
+    p("Made by `scripts/harness-prepare.sh` (here), `harness-run.sh` (GPU machine) "
+      "and `scripts/badinput-report.py`.")
+    p("")
+    for line in log:
+        if line.startswith(("date:", "gpu:", "build: commit", "build: built", "build: uncommitted")):
+            p(f"- {line}")
+    if a.commit:
+        p(f"- commit: `{a.commit}`")
+    p("")
+
+    p("## Summary")
+    p("")
+    nv_r, ours_r = runs.get("nvidia", {}), runs.get("ours", {})
+
+    def both(key):
+        return f"{len(c.get(key, {}).get('nvidia', []))} | {len(c.get(key, {}).get('ours', []))}"
+
+    allowed = sum("allowed_without_driver" in d for d in diffs)
+    p("| | NVIDIA | ours |")
+    p("|---|---:|---:|")
+    p(f"| cases in the matrix | {c.get('cases')} | {c.get('cases')} |")
+    p(f"| cases run | {nv_r.get('ran')} | {ours_r.get('ran')} |")
+    p(f"| wall time (s) | {nv_r.get('wall_s')} | {ours_r.get('wall_s')} |")
+    p(f"| crashes (signal) | {both('crashes')} |")
+    p(f"| hangs (timeout) | {both('hangs')} |")
+    p(f"| context unusable afterwards | {len(broken.get('nvidia', []))} | {len(broken.get('ours', []))} |")
+    p("")
+    p(f"- compared (run under both): **{c.get('compared')}**")
+    p(f"- identical: **{c.get('identical')}**")
+    p(f"- different: **{len(diffs)}** ({allowed} of them also differ without a driver, "
+      "listed in `abi-tests/harness/allowed-bad.txt`)")
+    if missing:
+        p(f"- run under one runtime only: {len(missing)} (a budget ran out, or a run was cut off)")
+    for rt, r in runs.items():
+        if r.get("budget_spent"):
+            p(f"- {rt}: the time budget ran out after {r.get('ran')} of {r.get('selected')} cases")
+        if r.get("ran") is None:
+            p(f"- {rt}: {r.get('note', 'no result')}")
+    p("")
+
+    # Per kind of bad argument (the part of the id after `=`).
+    by_kind = c.get("by_kind", {})
+    if by_kind:
+        p("### Per kind of bad argument")
+        p("")
+        p("| kind | cases run | identical | different | NVIDIA crashed or hung | ours crashed or hung |")
+        p("|---|---:|---:|---:|---:|---:|")
+        for k in sorted(by_kind, key=lambda k: (-by_kind[k].get("different", 0), k)):
+            b = by_kind[k]
+            p(f"| `{cell(k)}` | {b.get('cases', 0)} | {b.get('identical', 0)} | {b.get('different', 0)} "
+              f"| {b.get('nvidia_abnormal', 0)} | {b.get('ours_abnormal', 0)} |")
+        p("")
+
+    p("## Differences")
+    p("")
+    if not diffs:
+        p("None.")
+    else:
+        p("Each side: the return code, then the fields that differ. "
+          "\u2020: also differs without a driver (allow-listed, reason in "
+          "`abi-tests/harness/allowed-bad.txt`).")
+        p("")
+        p("| function | case | NVIDIA | ours |")
+        p("|---|---|---|---|")
+        by_func = defaultdict(list)
+        for d in diffs:
+            func, _, case = d["name"].partition("#")
+            by_func[func].append((case, d))
+        for func in sorted(by_func):
+            for case, d in by_func[func]:
+                show = set(d.get("fields", []))
+                mark = " \u2020" if "allowed_without_driver" in d else ""
+                p(f"| `{cell(func)}` | `{cell(case)}`{mark} | {cell(result(d['nvidia'], show))} "
+                  f"| {cell(result(d['ours'], show))} |")
+    p("")
+
+    def listing(title, items, empty):
+        p(f"## {title}")
+        p("")
+        if not items:
+            p(empty)
+        else:
+            p("Stage: how far the child got (0 preparing the arguments, 1 arguments "
+              "ready, 2 the call returned, 3 its checks done, 4 the follow-up done).")
+            p("")
+            for x in sorted(items, key=lambda x: x["name"]):
+                f = fields(x.get("line", ""))
+                rc = f.get("rc", "-")
+                p(f"- `{cell(x['name'])}`: {x['end']} at stage {x.get('stage')}"
+                  + (f", rc {err(rc)}" if rc != "-" else ""))
+        p("")
+
+    listing("NVIDIA's crashes", crashes.get("nvidia", []), "None.")
+    listing("NVIDIA's hangs", hangs.get("nvidia", []), "None.")
+    listing("Our crashes", crashes.get("ours", []), "None.")
+    listing("Our hangs", hangs.get("ours", []), "None.")
+
+    p("## Cases that left the context unusable")
+    p("")
+    p("An ordinary `cudaMalloc(16)` + `cudaFree` after the call failed.")
+    p("")
+    nv_b, ours_b = set(broken.get("nvidia", [])), set(broken.get("ours", []))
+    if not nv_b and not ours_b:
+        p("None.")
+    else:
+        p("| case | NVIDIA | ours |")
+        p("|---|---|---|")
+        for n in sorted(nv_b | ours_b):
+            p(f"| `{cell(n)}` | {'broken' if n in nv_b else 'works'} | {'broken' if n in ours_b else 'works'} |")
+    p("")
+    if missing:
+        p("## Run under one runtime only")
+        p("")
+        for m in missing[:100]:
+            p(f"- `{cell(m['name'])}`: NVIDIA {'ran' if m.get('nvidia') else 'not run'}, "
+              f"ours {'ran' if m.get('ours') else 'not run'}")
+        if len(missing) > 100:
+            p(f"- ... and {len(missing) - 100} more")
+        p("")
+    sys.stdout.write("\n".join(w).rstrip("\n") + "\n")
+
+
+if __name__ == "__main__":
+    main()
