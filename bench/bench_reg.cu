@@ -5,7 +5,8 @@
 //                         (timestamps by reg_mark.c, linked first and last):
 //                         the registration itself;
 //   dlopen_minus_baseline dlopen of libreg10k.so minus dlopen of libreg0.so,
-//                         the same 100 units as plain host functions.
+//                         the same 100 units as plain host functions;
+//   ctor_page_faults      the minor page faults between the two marks.
 // Then (needs the GPU): cudaFree(0), the first launch of one kernel of the
 // last fatbin, and dlclose (unregistration, module unload). One sample per
 // process. Registration needs no driver: the first lines come out on a
@@ -36,6 +37,7 @@ int main(int argc, char **argv) {
   bench_stdout();
   if (argc > 1 && strcmp(argv[1], "--list") == 0) {
     bench_decl("registration.k10000.ctor_span", "ms");
+    bench_decl("registration.k10000.ctor_page_faults", "faults");
     bench_decl("registration.k10000.dlopen_minus_baseline", "ms");
     bench_decl("registration.k10000.dlopen", "ms");
     bench_decl("registration.k0_baseline.dlopen", "ms");
@@ -59,6 +61,8 @@ int main(int argc, char **argv) {
   double span0 = mark(h0, "reg_mark_end_ns") - mark(h0, "reg_mark_begin_ns");
   double span1 = mark(h1, "reg_mark_end_ns") - mark(h1, "reg_mark_begin_ns");
   bench_value("registration.k10000.ctor_span", span1 / 1e6, "ms");
+  bench_value("registration.k10000.ctor_page_faults",
+              mark(h1, "reg_mark_end_ns_faults") - mark(h1, "reg_mark_begin_ns_faults"), "faults");
   bench_value("registration.k10000.dlopen_minus_baseline", ((t2 - t1) - (t1 - t0)) / 1e6, "ms");
   bench_value("registration.k10000.dlopen", (t2 - t1) / 1e6, "ms");
   bench_value("registration.k0_baseline.dlopen", (t1 - t0) / 1e6, "ms");

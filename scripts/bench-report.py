@@ -3,9 +3,11 @@
 
     python3 scripts/bench-report.py OUT/bench.json > docs/benchmarks.md
 
-One table per group: NVIDIA's median, ours, ours/NVIDIA, the raw driver call
-(where the benchmark has one), ours/raw and NVIDIA/raw, the spread of the
-per-process values, the issue's target (issue 8) and whether it is met.
+One table per group: NVIDIA's median, ours, ours/NVIDIA, ours built without
+the trace and ours over it (issue 4: launch and call groups, when the run
+has that library), the raw driver call (where the benchmark has one),
+ours/raw and NVIDIA/raw, the spread of the per-process values, the issue's
+target (issue 8) and whether it is met.
 Ratios are ratios of times: lower is better, 1.00 is a tie. For rates (GB/s,
 launch/s) the ratio is inverted (NVIDIA's rate over ours) so it reads the
 same way.
@@ -163,6 +165,12 @@ def main():
     nv = libs.get("nvidia", {})
     w("| NVIDIA's library | %s (%s bytes) |\n" % (nv.get("real") or nv.get("path") or "?",
                                                   nv.get("size", "?")))
+    nt = libs.get("notrace", {})
+    has_notrace = any(b.get("notrace") for b in benches)
+    if has_notrace:
+        w("| ours, trace compiled out | the same commit built with `--no-default-features` "
+          "(no cargo feature `trace`: every event site compiled out), sha256 %s, %s bytes |\n"
+          % ((nt.get("sha256") or "?")[:16], nt.get("size", "?")))
     w("| method | %s rounds, alternating (NVIDIA first in odd rounds, ours first in even); "
       "in-process benchmarks: median of %s repetitions of ~%s ms each, one value per process; "
       "start-up programs: %s processes per round; the table shows the median over the "
@@ -203,7 +211,13 @@ def main():
 
     w("Columns: medians over the processes; *spread*: (max - min) / median of the "
       "per-process values, NVIDIA / ours; *raw driver*: the driver call measured in the same "
-      "processes (both runtimes pooled); ratios are of times, lower is better.\n\n")
+      "processes (both runtimes pooled); ratios are of times, lower is better.")
+    if has_notrace:
+        w(" *ours (trace compiled out)*: our library built without trace support, run next to "
+          "ours in every round; *ours/compiled out* near 1.00 means the trace, compiled in but "
+          "off (one relaxed atomic load per event site and per call), costs nothing measurable "
+          "(issue 4).")
+    w("\n\n")
 
     known = [g for g, _, _ in GROUPS]
     groups = list(GROUPS) + [(g, g, None) for g in
@@ -217,7 +231,10 @@ def main():
             w(note + "\n\n")
         has_raw = any(b.get("raw") for b in sel)
         has_floor = key == "registration"
+        has_nt = any(b.get("notrace") for b in sel)
         head = ["benchmark", "unit", "NVIDIA", "ours", "ours/NVIDIA"]
+        if has_nt:
+            head += ["ours (trace compiled out)", "ours/compiled out"]
         if has_floor:
             head += ["no-op floor"]
         if has_raw:
@@ -239,6 +256,8 @@ def main():
             name = "`%s`" % b["name"]
             cells = [name, b["unit"], num(b.get("nvidia_median")), num(b.get("ours_median")),
                      ratio(b.get("ratio_ours_nvidia"))]
+            if has_nt:
+                cells += [num(b.get("notrace_median")), ratio(b.get("ratio_ours_notrace"))]
             if has_floor:
                 cells += [num(b.get("floor_median")) if b.get("floor") else ""]
             if has_raw:
@@ -250,9 +269,10 @@ def main():
             cells += ["%s / %s" % (pct(spread(b.get("nvidia"))), pct(spread(b.get("ours")))),
                       t[0] if t else "", status]
             w("| " + " | ".join(cells) + " |\n")
-            for rt in ("nvidia", "ours"):
+            for rt, who in (("nvidia", "NVIDIA"), ("ours", "ours"),
+                            ("notrace", "ours, trace compiled out")):
                 for e in own_errors(b, rt):
-                    notes.append("`%s` (%s): %s" % (b["name"], "NVIDIA" if rt == "nvidia" else "ours", e))
+                    notes.append("`%s` (%s): %s" % (b["name"], who, e))
         if notes:
             w("\n<details><summary>%d errors</summary>\n\n" % len(notes))
             for n in notes[:40]:
@@ -276,11 +296,15 @@ def main():
         failed.setdefault(key, []).append("r%d-%d" % (r["round"], r["rep"]))
     summ = doc.get("summary", {})
     w("## Runs\n\n")
-    w("%d processes, %d skipped; failed: NVIDIA %s, ours %s; timed out: NVIDIA %s, ours %s.\n\n" % (
+    w("%d processes, %d skipped; failed: NVIDIA %s, ours %s; timed out: NVIDIA %s, ours %s" % (
         summ.get("runs", len(runs)), summ.get("skipped_runs", 0),
         summ.get("failed_runs", {}).get("nvidia", "?"), summ.get("failed_runs", {}).get("ours", "?"),
         summ.get("timed_out_runs", {}).get("nvidia", "?"),
         summ.get("timed_out_runs", {}).get("ours", "?")))
+    if "notrace" in summ.get("failed_runs", {}):
+        w("; ours with the trace compiled out: failed %s, timed out %s" % (
+            summ["failed_runs"]["notrace"], summ.get("timed_out_runs", {}).get("notrace", "?")))
+    w(".\n\n")
     mism = summ.get("libcudart_mismatches") or []
     if mism:
         w("**The loaded libcudart.so.13 was not the one intended** in %d runs: %s\n\n"

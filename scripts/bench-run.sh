@@ -15,6 +15,9 @@
 #
 #   NVIDIA:  LD_LIBRARY_PATH=<NVIDIA's lib dir>     (torch: LD_PRELOAD of it)
 #   ours:    LD_LIBRARY_PATH=BUNDLE/lib             (torch: LD_PRELOAD of it)
+#   notrace: LD_LIBRARY_PATH=BUNDLE/lib-notrace     (ours with the trace
+#            compiled out; launch and call programs only, run next to ours:
+#            NVIDIA, ours, notrace in odd rounds, the reverse in even ones)
 #   floor:   LD_LIBRARY_PATH=BUNDLE/nullrt          (registration only)
 #
 # Every process runs under `timeout`; a crash, an error or a timeout is
@@ -47,6 +50,7 @@ bundle=$(cd "$1" && pwd) || exit 2
 mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
 bin=$bundle/bin
 ours_lib=$bundle/lib
+notrace_lib=$bundle/lib-notrace
 floor_lib=$bundle/nullrt
 rounds=${BENCH_ROUNDS:-3}
 startup_reps=${BENCH_STARTUP_REPS:-3}
@@ -69,18 +73,20 @@ fi
 [[ -n $nv_lib && -e $nv_lib/libcudart.so.13 ]] ||
   say "WARNING: no NVIDIA libcudart.so.13 found (set CUDA_LIB_NVIDIA); NVIDIA runs will fail"
 [[ -e $ours_lib/libcudart.so.13 ]] || say "WARNING: $ours_lib/libcudart.so.13 missing"
+[[ -e $notrace_lib/libcudart.so.13 ]] || say "NOTE: $notrace_lib/libcudart.so.13 missing: no trace-compiled-out runs"
 for f in "$bin"/bench_*; do chmod +x "$f" 2>/dev/null; done  # in case a copy lost the mode
 
 # ---- the programs ----------------------------------------------------------
 # id | processes per round and runtime | timeout (s) | wall-time benchmark
 # name ("-": none) | command (in BUNDLE/bin) | extra environment | runtimes
+# (both: NVIDIA and ours; +notrace: also ours without the trace; floor)
 P_ID=() P_REPS=() P_TIMEOUT=() P_WALL=() P_CMD=() P_ENV=() P_RTS=()
 prog() {
   P_ID+=("$1"); P_REPS+=("$2"); P_TIMEOUT+=("$3"); P_WALL+=("$4"); P_CMD+=("$5"); P_ENV+=("${6:-}")
   P_RTS+=("${7:-both}")
 }
-prog launch 1 120 - ./bench_launch
-prog calls 1 60 - ./bench_calls
+prog launch 1 120 - ./bench_launch "" both+notrace
+prog calls 1 60 - ./bench_calls "" both+notrace
 prog memory 1 120 - ./bench_memory
 prog streams 1 60 - ./bench_streams
 prog graph 1 60 - ./bench_graph
@@ -114,8 +120,8 @@ section "machine"
   echo "LD_LIBRARY_PATH (inherited): ${LD_LIBRARY_PATH:-}"
 } >>"$log" 2>&1
 section "libraries"
-for which in nvidia ours; do
-  d=$nv_lib; [[ $which == ours ]] && d=$ours_lib
+for which in nvidia ours notrace; do
+  d=$nv_lib; [[ $which == ours ]] && d=$ours_lib; [[ $which == notrace ]] && d=$notrace_lib
   f=$d/libcudart.so.13
   echo "$which: $f -> $(readlink -f "$f" 2>/dev/null) size $(stat -Lc %s "$f" 2>/dev/null)" >>"$log"
 done
@@ -144,6 +150,7 @@ run_one() {
   local rt=$1 i=$2 round=$3 rep=$4
   local id=${P_ID[$i]} libdir=$nv_lib t=${P_TIMEOUT[$i]}
   [[ $rt == ours ]] && libdir=$ours_lib
+  [[ $rt == notrace ]] && libdir=$notrace_lib
   [[ $rt == floor ]] && libdir=$floor_lib
   local dir=$work/runs/$id/$rt/r$round-$rep
   mkdir -p "$dir"
@@ -153,12 +160,16 @@ run_one() {
     say "  $(printf '%-6s %-8s r%s-%s skipped (budget spent)' "$rt" "$id" "$round" "$rep")"
     return
   fi
-  if [[ $rt == ours && -n ${ours_hung[$id]:-} ]]; then
-    echo skipped >"$dir/rc"; echo "timed out in round ${ours_hung[$id]}" >"$dir/why"
+  if [[ $rt == notrace && ! -e $notrace_lib/libcudart.so.13 ]]; then
+    echo skipped >"$dir/rc"; echo "no $notrace_lib/libcudart.so.13 in the bundle" >"$dir/why"
+    return
+  fi
+  if [[ $rt != nvidia && -n ${ours_hung[$id/$rt]:-} ]]; then
+    echo skipped >"$dir/rc"; echo "timed out in round ${ours_hung[$id/$rt]}" >"$dir/why"
     say "  $(printf '%-6s %-8s r%s-%s skipped (timed out before)' "$rt" "$id" "$round" "$rep")"
     return
   fi
-  if [[ $rt == ours && -n ${nv_time[$id]:-} ]]; then
+  if [[ $rt != nvidia && -n ${nv_time[$id]:-} ]]; then
     # Ours gets 4x NVIDIA's time + 10 s, at most the program's limit.
     t=$(awk -v n="${nv_time[$id]}" -v hi="$t" 'BEGIN { t = int(4 * n + 10); if (t > hi) t = hi; print t }')
   fi
@@ -188,7 +199,7 @@ run_one() {
     awk -v w="$wall" -v n="${P_WALL[$i]}" 'BEGIN { printf "BENCH %s %.6g ms 1\n", n, w * 1000 }' >"$dir/extra"
   fi
   local verdict=ok
-  (( rc == 124 || rc == 137 )) && { verdict="TIMEOUT(${t}s)"; [[ $rt == ours ]] && ours_hung[$id]=$round; }
+  (( rc == 124 || rc == 137 )) && { verdict="TIMEOUT(${t}s)"; [[ $rt != nvidia ]] && ours_hung[$id/$rt]=$round; }
   (( rc != 0 && rc != 124 && rc != 137 )) && verdict="rc=$rc"
   local nb ne
   nb=$(grep -c '^BENCH ' "$dir/stdout")
@@ -226,6 +237,17 @@ for (( round = 1; round <= rounds; round++ )); do
     for (( rep = 1; rep <= P_REPS[i]; rep++ )); do
       if [[ ${P_RTS[$i]} == floor ]]; then
         run_one floor "$i" "$round" "$rep"
+      elif [[ ${P_RTS[$i]} == both+notrace ]]; then
+        # The compiled-out build next to ours, on the far side from NVIDIA.
+        if [[ ${order[0]} == nvidia ]]; then
+          run_one nvidia "$i" "$round" "$rep"
+          run_one ours "$i" "$round" "$rep"
+          run_one notrace "$i" "$round" "$rep"
+        else
+          run_one notrace "$i" "$round" "$rep"
+          run_one ours "$i" "$round" "$rep"
+          run_one nvidia "$i" "$round" "$rep"
+        fi
       else
         run_one "${order[0]}" "$i" "$round" "$rep"
         run_one "${order[1]}" "$i" "$round" "$rep"
@@ -238,12 +260,13 @@ say "bench-run: runs done in $(elapsed)s"
 # ---- results -------------------------------------------------------------------
 section "results"
 python3 - "$work" "$out/bench.json" "$bundle" "$nv_lib" "$ours_lib" "$floor_lib" "$rounds" \
-    "$startup_reps" "$budget" "${P_ID[@]}" <<'PY' 2>&1 | tee -a "$log" >&2
+    "$startup_reps" "$budget" "$notrace_lib" "${P_ID[@]}" <<'PY' 2>&1 | tee -a "$log" >&2
 import glob, hashlib, json, os, re, statistics, subprocess, sys, time
 
-work, dest, bundle, nv_lib, ours_lib, floor_lib, rounds, startup_reps, budget = sys.argv[1:10]
-programs = sys.argv[10:]
-LIBDIR = {"nvidia": nv_lib, "ours": ours_lib, "floor": floor_lib}
+work, dest, bundle, nv_lib, ours_lib, floor_lib, rounds, startup_reps, budget, notrace_lib = \
+    sys.argv[1:11]
+programs = list(dict.fromkeys(sys.argv[11:]))
+LIBDIR = {"nvidia": nv_lib, "ours": ours_lib, "floor": floor_lib, "notrace": notrace_lib}
 HIGHER_IS_BETTER = {"GB/s", "launch/s"}
 RUNTIMES = ("nvidia", "ours")
 
@@ -423,6 +446,21 @@ for name in order:
     if floor:
         b["floor"] = [x["value"] for x in floor]
         b["floor_median"] = median(b["floor"])
+    # Ours with the trace compiled out (issue 4): its median, the raw driver
+    # in its processes, and ours (trace compiled in, off) over it.
+    nt = sorted(values.get((name, "notrace"), []), key=lambda x: (x["round"], x["rep"]))
+    if nt:
+        b["notrace"] = [x["value"] for x in nt]
+        b["notrace_samples"] = nt
+        b["notrace_median"] = median(b["notrace"])
+        b["notrace_errors"] = errors.get((name, "notrace"), [])
+        b["ratio_ours_notrace"] = time_ratio(b, b["ours_median"], b["notrace_median"])
+        b["ratio_notrace_nvidia"] = time_ratio(b, b["notrace_median"], b["nvidia_median"])
+        if raw:
+            s = sorted(values.get((raw, "notrace"), []), key=lambda x: (x["round"], x["rep"]))
+            b["raw_notrace"] = [x["value"] for x in s]
+            b["raw_notrace_median"] = median(b["raw_notrace"])
+            b["ratio_notrace_raw"] = time_ratio(b, b["notrace_median"], b["raw_notrace_median"])
     b["ratio_ours_nvidia"] = time_ratio(b, b["ours_median"], b["nvidia_median"])
     b["ratio_ours_raw"] = time_ratio(b, b["ours_median"], b.get("raw_ours_median")) if raw else None
     b["ratio_nvidia_raw"] = time_ratio(b, b["nvidia_median"], b.get("raw_nvidia_median")) if raw else None
@@ -455,7 +493,8 @@ doc = {
     },
     "build_info": build_info,
     "libraries": {"nvidia": file_info(os.path.join(nv_lib, "libcudart.so.13")),
-                  "ours": file_info(os.path.join(ours_lib, "libcudart.so.13"))},
+                  "ours": file_info(os.path.join(ours_lib, "libcudart.so.13")),
+                  "notrace": file_info(os.path.join(notrace_lib, "libcudart.so.13"))},
     "settings": {"rounds": int(rounds), "startup_reps": int(startup_reps),
                  "budget_s": int(budget),
                  "rep_ms": os.environ.get("BENCH_REP_MS", "50"),
@@ -471,9 +510,9 @@ doc["summary"] = {
     "runs": len(runs),
     "skipped_runs": len(runs) - len(ran),
     "failed_runs": {rt: sum(1 for r in ran if r["runtime"] == rt and (r["rc"] != 0 or r["errors"]))
-                    for rt in RUNTIMES + ("floor",)},
+                    for rt in RUNTIMES + ("floor", "notrace")},
     "timed_out_runs": {rt: sum(1 for r in ran if r["runtime"] == rt and r["timed_out"])
-                       for rt in RUNTIMES + ("floor",)},
+                       for rt in RUNTIMES + ("floor", "notrace")},
     "libcudart_mismatches": [
         "%s/%s r%d-%d: %s" % (r["program"], r["runtime"], r["round"], r["rep"],
                               ",".join(r["libcudart"]) or "unknown")
@@ -499,9 +538,11 @@ if failed:
         print("  %-8s %-6s %s: %s" % (prog, rt, " ".join(which), what))
 print("%-48s %-8s %10s %10s %8s %8s" % ("benchmark", "unit", "nvidia", "ours", "ours/nv", "ours/raw"))
 for b in out:
-    print("%-48s %-8s %10s %10s %8s %8s%s" % (b["name"], b["unit"], fmt(b["nvidia_median"]),
+    print("%-48s %-8s %10s %10s %8s %8s%s%s" % (b["name"], b["unit"], fmt(b["nvidia_median"]),
           fmt(b["ours_median"]), fmt(b["ratio_ours_nvidia"]), fmt(b["ratio_ours_raw"]),
-          "  floor %s" % fmt(b["floor_median"]) if b.get("floor") else ""))
+          "  floor %s" % fmt(b["floor_median"]) if b.get("floor") else "",
+          "  notrace %s (ours/notrace %s)" % (fmt(b["notrace_median"]), fmt(b["ratio_ours_notrace"]))
+          if b.get("notrace") else ""))
 print("summary: " + json.dumps(doc["summary"]))
 PY
 

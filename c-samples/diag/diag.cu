@@ -69,12 +69,16 @@ int main(int argc, char **argv) {
       return 1;
     }
     void *stub = ((void *(*)(void))dlsym(h, "fire_kernel_stub"))();
+    int *out = nullptr;
+    int n = 1, v = 0;
+    report("cudaMalloc", cudaMalloc(&out, sizeof(int)));
+    void *fire_args[] = {&out, &n, &v};  // fire_fill(int *out, int n, int v)
     report("cudaLaunchKernel(library kernel, library open)",
-           cudaLaunchKernel(stub, dim3(1), dim3(1), args, 0, 0));
+           cudaLaunchKernel(stub, dim3(1), dim3(1), fire_args, 0, 0));
     report("cudaDeviceSynchronize", cudaDeviceSynchronize());
     dlclose(h);
     report("cudaLaunchKernel(library kernel, library closed)",
-           cudaLaunchKernel(stub, dim3(1), dim3(1), args, 0, 0));
+           cudaLaunchKernel(stub, dim3(1), dim3(1), fire_args, 0, 0));
   } else if (c == "sticky") {
     fault_k<<<1, 1>>>((int *)0x10);
     report("fault_k<<<1, 1>>>", cudaGetLastError());

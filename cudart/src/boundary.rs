@@ -76,6 +76,21 @@ pub(crate) fn begin_teardown() -> bool {
         .is_ok()
 }
 
+/// The driver answered "deinitialized": it shut down at exit (its exit
+/// handler runs before the destructors of libraries loaded earlier, which
+/// still unregister fatbins and free memory). Teardown begins here, so no
+/// later call reaches the driver.
+#[cold]
+pub(crate) fn driver_gone() {
+    if begin_teardown() {
+        crate::trace::event!(
+            "runtime",
+            "teardown (driver gone)",
+            "the driver reports it has shut down (CUDA_ERROR_DEINITIALIZED): teardown begins; later calls get cudaErrorCudartUnloading"
+        );
+    }
+}
+
 /// In the child of a `fork`: when the parent had loaded the driver, its
 /// contexts do not exist here, and every call that needs the driver
 /// answers `cudaErrorInitializationError` (the driver refuses a forked
@@ -88,13 +103,57 @@ pub(crate) fn after_fork_in_child() {
 
 thread_local! {
     /// The export this thread is in (for the lifecycle trace: which call
-    /// triggered initialization, a library load, a context retain).
+    /// triggered initialization, a library load, a context retain). Only
+    /// kept while the trace is on: nothing else reads it.
     static CURRENT_API: Cell<&'static str> = const { Cell::new("") };
 }
 
-/// The runtime API call this thread is executing ("" outside of one).
+/// The runtime API call this thread is executing ("" outside of one, and
+/// always "" while the trace is off).
 pub fn current_api() -> &'static str {
     CURRENT_API.try_with(|c| c.get()).unwrap_or("")
+}
+
+/// What [`call`] remembers while the trace is on: the API name it replaced
+/// and the start of the call's span (`CUDART_TRACE=all`).
+struct Entered {
+    previous: &'static str,
+    span: Option<crate::trace::Start>,
+}
+
+/// A call begins with the trace on: records its name for the events it
+/// causes, and starts its span.
+#[cold]
+#[inline(never)]
+fn enter(api: &'static str) -> Entered {
+    Entered {
+        previous: CURRENT_API.try_with(|c| c.replace(api)).unwrap_or(""),
+        span: crate::trace::api_start(api),
+    }
+}
+
+/// A call ends with the trace on: ends its span, restores the name.
+#[cold]
+#[inline(never)]
+fn leave(entered: Entered, api: &'static str, error: Option<cudaError_t>) {
+    if let Some(t) = entered.span {
+        crate::trace::api_end(t, api, error.unwrap_or(cudaError_t::cudaSuccess));
+    }
+    let _ = CURRENT_API.try_with(|c| c.set(entered.previous));
+}
+
+/// A panic reached the C boundary: logged, and answered with
+/// `cudaErrorUnknown`.
+#[cold]
+#[inline(never)]
+fn panicked(api: &'static str, payload: Box<dyn std::any::Any + Send>) -> cudaError_t {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    log::error!(target: "cudart::boundary", "{api}: internal panic caught at the C boundary: {what}");
+    cudaError_t::cudaErrorUnknown
 }
 
 /// How a C return type carries success and failure.
@@ -174,39 +233,94 @@ impl Outcome for c_char {
 }
 
 /// The wrapper around every export.
+///
+/// The fast path (trace off, the runtime initialized) is: one relaxed load
+/// for the trace, the class's preparation (a relaxed load of the process
+/// phase and the driver's initialized check, or the context check), the
+/// room function under `catch_unwind` (free unless it panics), and, on an
+/// error, the thread's last error. No lock, no allocation; thread-local
+/// state is touched only by the room function itself. With the trace on,
+/// the same runs in [`call_traced`], out of line. (The export table's
+/// macro spells the two halves out itself, with the traced one in a
+/// function of its own that takes the arguments as they came.)
 #[inline(always)]
 pub fn call<R: Outcome>(
     api: &'static str,
     needs: Needs,
-    body: impl FnOnce() -> Result<R::Value, cudaError_t>,
+    body: impl Fn() -> Result<R::Value, cudaError_t>,
 ) -> R {
-    let previous = CURRENT_API.with(|c| c.replace(api));
-    let span = crate::trace::api_start(api);
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        prepare(needs)?;
-        body()
-    }))
-    .unwrap_or_else(|payload| {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        log::error!(target: "cudart::boundary", "{api}: internal panic caught at the C boundary: {what}");
-        Err(cudaError_t::cudaErrorUnknown)
-    });
-    if let Some(t) = span {
-        crate::trace::api_end(
-            t,
-            api,
-            result
-                .as_ref()
-                .err()
-                .copied()
-                .unwrap_or(cudaError_t::cudaSuccess),
-        );
+    if crate::trace::enabled() {
+        return call_traced(api, needs, body);
     }
-    CURRENT_API.with(|c| c.set(previous));
+    call_untraced(api, needs, body)
+}
+
+/// [`call`] with the trace off.
+#[inline(always)]
+pub fn call_untraced<R: Outcome>(
+    api: &'static str,
+    needs: Needs,
+    body: impl Fn() -> Result<R::Value, cudaError_t>,
+) -> R {
+    finish(needs, run(api, needs, body))
+}
+
+/// The preparation and the room function, no panic escaping.
+///
+/// Once, a call that needs a context runs again when it failed because the
+/// runtime's own primary context was gone under it (the program released
+/// the runtime's reference with `cuDevicePrimaryCtxRelease`; NVIDIA's
+/// runtime retains it again and the call succeeds, measured on the H200).
+/// A loop around one call of `body`, so the room function is inlined once
+/// and its arguments stay in registers; the retry's test is out of line.
+/// Then, on a failure, the diagnostics when they are on.
+#[inline(always)]
+fn run<V>(
+    api: &'static str,
+    needs: Needs,
+    body: impl Fn() -> Result<V, cudaError_t>,
+) -> Result<V, cudaError_t> {
+    let mut again = needs == Needs::Context;
+    loop {
+        let result = match catch_unwind(AssertUnwindSafe(|| {
+            prepare(needs)?;
+            body()
+        })) {
+            Ok(r) => r,
+            Err(payload) => Err(panicked(api, payload)),
+        };
+        match result {
+            Ok(v) => return Ok(v),
+            Err(cudaError_t::cudaErrorContextIsDestroyed) if again && primary_taken_away() => {
+                again = false;
+            }
+            Err(e) => return Err(failed(api, e)),
+        }
+    }
+}
+
+/// Whether the thread's current context is the runtime's primary context,
+/// taken away from it (a call that needs a context failed with
+/// `cudaErrorContextIsDestroyed`; cold).
+#[cold]
+#[inline(never)]
+fn primary_taken_away() -> bool {
+    context::primary_taken_away()
+}
+
+/// A call failed (cold): the diagnostics, when on.
+#[cold]
+#[inline(never)]
+fn failed(api: &'static str, e: cudaError_t) -> cudaError_t {
+    if crate::diagnose::enabled() {
+        crate::diagnose::flush(api, e);
+    }
+    e
+}
+
+/// The C return value, the thread's last error recorded on failure.
+#[inline(always)]
+fn finish<R: Outcome>(needs: Needs, result: Result<R::Value, cudaError_t>) -> R {
     match result {
         Ok(v) => R::success(v),
         Err(e) => {
@@ -216,6 +330,21 @@ pub fn call<R: Outcome>(
             R::failure(e)
         }
     }
+}
+
+/// [`call`] with the trace on: the call's name is the thread's current API
+/// for the events it causes, and with `CUDART_TRACE=all` it is a span.
+#[cold]
+#[inline(never)]
+pub fn call_traced<R: Outcome>(
+    api: &'static str,
+    needs: Needs,
+    body: impl Fn() -> Result<R::Value, cudaError_t>,
+) -> R {
+    let entered = enter(api);
+    let result = run(api, needs, body);
+    leave(entered, api, result.as_ref().err().copied());
+    finish(needs, result)
 }
 
 #[inline(always)]
@@ -377,7 +506,8 @@ mod tests {
     #[test]
     fn out_pointer_writes_value() {
         let mut v = 0i32;
-        let r: cudaError_t = call("test", Needs::Nothing, || Out(&mut v as *mut i32).write(42));
+        let p = &mut v as *mut i32;
+        let r: cudaError_t = call("test", Needs::Nothing, move || Out(p).write(42));
         assert_eq!(r, cudaError_t::cudaSuccess);
         assert_eq!(v, 42);
     }
@@ -397,14 +527,24 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "trace")]
     fn api_name_is_visible_inside_and_restored_after() {
+        // The name is kept for the trace only: turn it on (no sink is set
+        // up in unit tests, so nothing is written).
+        crate::trace::ENABLED.store(true, std::sync::atomic::Ordering::Relaxed);
         let inside: Result<&'static str, cudaError_t> = Ok("");
-        let mut seen = "";
+        let seen = Cell::new(("", ""));
         let _: cudaError_t = call("cudaOuter", Needs::Nothing, || {
-            seen = current_api();
+            let outer = current_api();
+            let _: cudaError_t = call("cudaInner", Needs::Nothing, || {
+                seen.set((outer, current_api()));
+                Ok(())
+            });
+            assert_eq!(current_api(), "cudaOuter");
             inside.map(|_| ())
         });
-        assert_eq!(seen, "cudaOuter");
+        crate::trace::ENABLED.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(seen.get(), ("cudaOuter", "cudaInner"));
         assert_eq!(current_api(), "");
     }
 

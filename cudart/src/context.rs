@@ -97,6 +97,7 @@ pub fn device_count() -> Result<c_int, cudaError_t> {
     Ok(slots()?.len() as c_int)
 }
 
+#[inline]
 fn slots() -> Result<&'static [DeviceSlot], cudaError_t> {
     DEVICES
         .get_or_try_init(|| {
@@ -116,6 +117,7 @@ fn slots() -> Result<&'static [DeviceSlot], cudaError_t> {
         .map(|b| &**b)
 }
 
+#[inline]
 fn slot(dev: c_int) -> Result<&'static DeviceSlot, cudaError_t> {
     let slots = slots()?;
     if slots.is_empty() {
@@ -147,8 +149,9 @@ pub fn check_device(dev: c_int) -> Result<CUdevice, cudaError_t> {
 
 /// The context the calling thread's runtime calls run on, binding the
 /// primary context of its device first if none is current. This is the
-/// lazy initialization step every context-needing call goes through.
-#[inline]
+/// lazy initialization step every context-needing call goes through
+/// (inlined into each: a driver call and two loads when bound).
+#[inline(always)]
 pub fn ensure() -> Result<CUcontext, cudaError_t> {
     let drv = driver::get()?;
     let mut cur: CUcontext = std::ptr::null_mut();
@@ -208,7 +211,19 @@ fn primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
     }
     let span = trace::start();
     let mut ctx: CUcontext = std::ptr::null_mut();
-    drv.cuDevicePrimaryCtxRetain(&mut ctx, dev).ok()?;
+    drv.cuDevicePrimaryCtxRetain(&mut ctx, dev)
+        .ok()
+        .map_err(|e| {
+            // A context that cannot be made because the device is still
+            // recovering from a fault: NVIDIA's runtime answers "devices
+            // unavailable" (measured on the H200: cudaMalloc after a fault
+            // and cudaDeviceReset), not the fault's code.
+            if crate::diagnose::is_fault(e) {
+                cudaError_t::cudaErrorDevicesUnavailable
+            } else {
+                e
+            }
+        })?;
     trace::end!(
         span,
         "context",
@@ -250,17 +265,26 @@ fn bind_primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
 
 /// `cudaSetDevice`: since CUDA 12 this binds the device's primary context
 /// to the thread at once (replacing whatever context was current).
+/// To the device already bound: one driver call (`cuCtxGetCurrent`), one
+/// thread-local store, no lock.
+#[inline(always)]
 pub fn set_device(dev: c_int) -> Result<(), cudaError_t> {
     let drv = driver::get()?;
-    check_device(dev)?;
+    let slot = slot(dev)?;
     DEVICE.with(|d| d.set(dev));
     let mut cur: CUcontext = std::ptr::null_mut();
     drv.cuCtxGetCurrent(&mut cur).ok()?;
-    let slot = slot(dev)?;
     let p = slot.primary.load(Ordering::Acquire);
     if !p.is_null() && cur == p {
         return Ok(());
     }
+    bind_device(drv, dev)
+}
+
+/// [`set_device`] to a device whose primary context is not current.
+#[cold]
+#[inline(never)]
+fn bind_device(drv: &Driver, dev: c_int) -> Result<(), cudaError_t> {
     bind_primary(drv, dev).map(|_| ())
 }
 
@@ -362,6 +386,62 @@ pub fn reset_device() -> Result<(), cudaError_t> {
         trace::thread_label()
     );
     r.ok()
+}
+
+/// After a call failed with "context is destroyed": whether the context
+/// current on this thread is the runtime's primary context, released to
+/// nothing by someone else (the program called `cuDevicePrimaryCtxRelease`
+/// once more than it retained). If so the runtime forgets it, as after a
+/// reset, so the next call retains the primary context again.
+#[cold]
+pub fn primary_taken_away() -> bool {
+    let Ok(drv) = driver::get() else {
+        return false;
+    };
+    let mut cur: CUcontext = std::ptr::null_mut();
+    if drv.cuCtxGetCurrent(&mut cur).ok().is_err() || cur.is_null() {
+        return false;
+    }
+    let Some(slots) = DEVICES.get() else {
+        return false;
+    };
+    for (dev, slot) in slots.iter().enumerate() {
+        if slot.primary.load(Ordering::Acquire) != cur {
+            continue;
+        }
+        let (mut flags, mut active) = (0, 0);
+        if drv
+            .cuDevicePrimaryCtxGetState(dev as c_int, &mut flags, &mut active)
+            .ok()
+            .is_err()
+            || active != 0
+        {
+            return false;
+        }
+        let _guard = slot.lock.lock();
+        if slot
+            .primary
+            .compare_exchange(
+                cur,
+                std::ptr::null_mut(),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_err()
+        {
+            return true; // another thread saw it first
+        }
+        slot.released.store(cur, Ordering::Relaxed);
+        ANY_RESET.store(true, Ordering::Relaxed);
+        handles_die_with(cur);
+        trace::event!(
+            "context",
+            "primary context taken away",
+            "device {dev}'s primary context {cur:p} is inactive: the program released the runtime's reference; it is retained again by the next call"
+        );
+        return true;
+    }
+    false
 }
 
 /// What the runtime knows of the events and streams it created: the

@@ -109,7 +109,7 @@ pub fn driver_stream(stream: cudaStream_t, per_thread: bool) -> CUstream {
 /// Every launch ends here. The configuration is not checked here: NVIDIA's
 /// runtime leaves that to the driver (2048 threads per block is the
 /// driver's `cudaErrorInvalidValue`, measured on the H200), and so do we.
-#[inline]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn launch_kernel(
     k: CUkernel,
@@ -139,8 +139,11 @@ fn launch_kernel(
 }
 
 /// `__cudaLaunchKernel` (nvcc's stubs) and `cudaLaunchKernel`: `func` is a
-/// kernel handle or a host stub.
-#[inline]
+/// kernel handle or a host stub. Inlined into each export: after the
+/// boundary's context check, a launch is two relaxed loads (dead streams,
+/// the registry's generation), the thread's launch cache, and the
+/// driver's `cuLaunchKernel`; no lock, no allocation.
+#[inline(always)]
 pub fn launch(
     func: *const c_void,
     grid: dim3,
@@ -152,8 +155,48 @@ pub fn launch(
 ) -> Result<(), cudaError_t> {
     // A stream that died with a reset context never reaches the driver.
     crate::context::check_stream(stream)?;
-    let k = registry::launch_handle(func)?;
+    let k = registry::launch_handle(func)
+        .inspect_err(|&e| explain_failure(func, std::ptr::null_mut(), grid, block, shared, e))?;
     launch_kernel(k, grid, block, args, shared, stream, per_thread)
+        .inspect_err(|&e| explain_failure(func, k, grid, block, shared, e))
+}
+
+/// With `CUDART_DIAGNOSTICS` on, says why a launch failed (the error path
+/// only): an unknown host function, or the limit the configuration
+/// exceeds. Load failures explain themselves where the library loads.
+#[cold]
+#[inline(never)]
+fn explain_failure(
+    func: *const c_void,
+    k: CUkernel,
+    grid: dim3,
+    block: dim3,
+    shared: usize,
+    e: cudaError_t,
+) {
+    if !crate::diagnose::enabled() {
+        return;
+    }
+    // `func` is a host stub, or the kernel handle nvcc's stubs pass.
+    let kernel = registry::kernel_for_stub(func).or_else(|| {
+        registry::stub_for_kernel(func as CUkernel).and_then(|s| registry::kernel_for_stub(s))
+    });
+    match (&kernel, e.0) {
+        // Load failures (no image, invalid image, PTX) were explained.
+        (_, 200 | 209 | 218 | 222 | 35 | 3 | 4 | 46) => {}
+        (None, _)
+            if k.is_null() || e == cudaError_t::cudaErrorInvalidDeviceFunction || e.0 == 400 =>
+        {
+            crate::diagnose::unknown_function(func, &registry::unloaded_origins())
+        }
+        _ => crate::diagnose::launch_failed(
+            k,
+            kernel.as_ref().map(|k| k.name()),
+            grid,
+            block,
+            shared,
+        ),
+    }
 }
 
 /// `__cudaGetKernel`: the handle nvcc's stub caches for its call site.
@@ -161,6 +204,11 @@ pub fn launch(
 /// returned), exactly as NVIDIA's runtime does: launches accept both.
 pub fn get_kernel_for_stub(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cudaError_t> {
     out.check()?;
+    if stub.is_null() {
+        // NVIDIA's answer before it loads the driver, `*out` untouched
+        // (the bad-input matrix).
+        return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
+    }
     match crate::context::ensure().and_then(|_| registry::kernel_of_stub(stub)) {
         Ok(k) => out.write(k),
         Err(e) => {
@@ -236,6 +284,7 @@ struct CuLaunchConfig {
 }
 
 /// `cudaLaunchKernelExC`.
+#[inline(always)]
 pub fn launch_ex(
     config: In<cudaLaunchConfig_t>,
     func: *const c_void,

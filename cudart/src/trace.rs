@@ -22,9 +22,17 @@
 //! in JSON alone; `CUDART_TRACE=all` with it records the calls there too.
 //!
 //! Cost when off: every event site first reads [`ENABLED`] (one relaxed
-//! atomic load) and formats nothing; the per-call span in
-//! [`crate::boundary::call`] reads [`API_CALLS`] the same way. Everything
-//! that runs when the trace is on lives in `#[cold]` functions.
+//! atomic load) and formats nothing; [`crate::boundary::call`] makes that
+//! one load per call too (the API name it records for the trace, and the
+//! `CUDART_TRACE=all` span, are behind it). Everything that runs when the
+//! trace is on lives in `#[cold]` functions.
+//!
+//! Compiled out: without the cargo feature `trace` (on by default),
+//! [`enabled`] is the constant `false`, so every event site, span and the
+//! per-call check compile to nothing; the variables are then ignored (a
+//! one-line note on stderr says so).
+
+#![cfg_attr(not(feature = "trace"), allow(dead_code))]
 
 use parking_lot::Mutex;
 use std::cell::Cell;
@@ -43,10 +51,18 @@ pub static API_CALLS: AtomicBool = AtomicBool::new(false);
 /// `CUDART_TRACE=debug` (or `all`): per-registration detail.
 static DETAIL: AtomicBool = AtomicBool::new(false);
 
-/// Whether the trace is on (one relaxed load).
+/// Whether the trace is on (one relaxed load; the constant `false` when
+/// the trace is compiled out).
 #[inline(always)]
 pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
+    #[cfg(feature = "trace")]
+    {
+        ENABLED.load(Ordering::Relaxed)
+    }
+    #[cfg(not(feature = "trace"))]
+    {
+        false
+    }
 }
 
 /// Whether per-registration detail is wanted (only read when enabled).
@@ -71,20 +87,11 @@ pub fn start() -> Option<Start> {
 /// The start of an API-call span: `Some` only with `CUDART_TRACE=all`, and
 /// not for the registration calls (the registration span covers them: a
 /// fatbin's span runs from `__cudaRegisterFatBinary` to
-/// `__cudaRegisterFatBinaryEnd`, and spans on one lane must nest).
-#[inline(always)]
+/// `__cudaRegisterFatBinaryEnd`, and spans on one lane must nest). Only
+/// called once [`enabled`] said yes.
 pub fn api_start(api: &str) -> Option<Start> {
-    if API_CALLS.load(Ordering::Relaxed) {
-        api_start_slow(api)
-    } else {
-        None
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn api_start_slow(api: &str) -> Option<Start> {
-    (!api.starts_with("__cudaRegister")).then(|| Start(now_ns()))
+    (API_CALLS.load(Ordering::Relaxed) && !api.starts_with("__cudaRegister"))
+        .then(|| Start(now_ns()))
 }
 
 impl Start {
@@ -389,6 +396,23 @@ impl log::Log for LogBridge {
 /// Reads `CUDART_TRACE`, `CUDART_TRACE_FILE` and `CUDART_TRACE_JSON` and
 /// sets the trace up (at library load; touches nothing else).
 pub fn init_from_env() {
+    #[cfg(not(feature = "trace"))]
+    {
+        let set = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
+        if set("CUDART_TRACE") || set("CUDART_TRACE_JSON") {
+            let _ = writeln!(
+                std::io::stderr(),
+                "cudart: CUDART_TRACE/CUDART_TRACE_JSON ignored: this libcudart.so.13 is built without trace support (cargo feature `trace`)"
+            );
+        }
+    }
+    #[cfg(feature = "trace")]
+    init_enabled();
+}
+
+/// [`init_from_env`] with the trace compiled in.
+#[cfg(feature = "trace")]
+fn init_enabled() {
     let mode = std::env::var("CUDART_TRACE").unwrap_or_default();
     let (text_on, detail, api) = match mode.as_str() {
         "1" | "lifecycle" | "info" => (true, false, false),

@@ -31,13 +31,22 @@ impl CUresult {
 
     /// The runtime error a driver error surfaces as. The two enumerations
     /// share their numbers for every code they both define; driver codes
-    /// the runtime has no name for become `cudaErrorUnknown`.
+    /// the runtime has no name for become `cudaErrorUnknown`. Out of line:
+    /// only failures come here, and every call site inlines `ok`.
+    #[cold]
+    #[inline(never)]
     pub fn to_runtime(self) -> cudaError_t {
         match self.0 {
             // Driver "not initialized"/"deinitialized" after the runtime
             // initialized it can only mean the driver is shutting down.
             3 => cudaError_t::cudaErrorInitializationError,
-            4 => cudaError_t::cudaErrorCudartUnloading,
+            4 => {
+                // The driver tore itself down (its exit handler ran): from
+                // now on the runtime does not call it again, not even to
+                // unload libraries when fatbins unregister at exit.
+                crate::boundary::driver_gone();
+                cudaError_t::cudaErrorCudartUnloading
+            }
             // An invalid context from the driver is a device that the
             // runtime has not (or no longer) set up.
             201 => cudaError_t(201),

@@ -7,7 +7,7 @@ use crate::abi::{
     cudaDeviceProp, cudaError_t, cudaEvent_t, cudaFuncAttributes, cudaLaunchConfig_t,
     cudaPointerAttributes, cudaStream_t, dim3, uint3,
 };
-use crate::boundary::{call, CStrArg, In, Needs, Out};
+use crate::boundary::{CStrArg, In, Needs, Out};
 use crate::stream::{HostFn, StreamCallback};
 use crate::{context, device, error, event, launch, memory, registry, stream};
 use std::ffi::{c_char, c_int, c_uint, c_void};

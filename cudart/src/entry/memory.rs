@@ -18,7 +18,7 @@ use crate::abi::{
     cudaTextureDesc, cudaTextureObject_t,
 };
 use crate::array::{self, Extent2D, Order};
-use crate::boundary::{call, In, Needs, Out};
+use crate::boundary::{In, Needs, Out};
 use crate::memory::{self, Batch, Targets};
 use crate::{ipc, mempool, peer, texture};
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};

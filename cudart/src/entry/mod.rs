@@ -5,7 +5,9 @@
 //! the two calls that read the last error without recording one), its C
 //! signature, and the room function it calls. The `entry_points!` macro
 //! turns each line into a `#[no_mangle]` `extern "C"` function that goes
-//! through [`crate::boundary::call`], and into the file's `EXPORTS` list;
+//! through [`crate::boundary::call`] (spelled out as its two halves, so the
+//! trace-off path keeps the arguments in registers), and into the file's
+//! `EXPORTS` list;
 //! [`exports`] joins them, and the export test compares that with the
 //! built library. The version map (`libcudart.map`) tags every
 //! `cuda*`/`__cuda*` name, so the table is the only list.
@@ -25,7 +27,20 @@ macro_rules! entry_points {
             #[no_mangle]
             #[allow(unused_variables)]
             pub extern "C" fn $name($($arg: $ty),*) -> $ret {
-                call::<$ret>(stringify!($name), Needs::$needs, || $body)
+                // With the trace on, the same call runs out of line (with
+                // the C calling convention too, so the arguments are passed
+                // on as they came), and the fast path keeps its arguments
+                // in registers.
+                #[cold]
+                #[inline(never)]
+                #[allow(unused_variables)]
+                extern "C" fn traced($($arg: $ty),*) -> $ret {
+                    crate::boundary::call_traced::<$ret>(stringify!($name), Needs::$needs, move || $body)
+                }
+                if crate::trace::enabled() {
+                    return traced($($arg),*);
+                }
+                crate::boundary::call_untraced::<$ret>(stringify!($name), Needs::$needs, move || $body)
             }
         )*
 

@@ -1,0 +1,100 @@
+/* A no-op libcuda.so.1 for CPU measurements of the runtime's own cost
+ * (bench/cpu/run.sh): NOT a driver, and not the test double of
+ * abi-tests/driver-double (which checks and logs every call, so its cost
+ * would drown the runtime's). Every entry point the measured paths reach
+ * answers at once: one device, a primary context made current per thread,
+ * a library load and kernel look-up that hand back fixed handles, launches
+ * that return success. `cuGetProcAddress_v2` answers NOT_FOUND for any
+ * other name. Under it, what a runtime call costs is the runtime's own
+ * work plus a few instructions of the driver call. */
+#include <stddef.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef void *CUcontext;
+
+static char g_primary;  /* the primary context: its address is the handle */
+static char g_library;
+static __thread CUcontext t_current;
+
+static CUresult ok(void) { return 0; }
+static CUresult cuInit(unsigned flags) { (void)flags; return 0; }
+static CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
+static CUresult cuDeviceGetCount(int *n) { *n = 1; return 0; }
+static CUresult cuDeviceGet(int *d, int ordinal) { *d = ordinal; return ordinal == 0 ? 0 : 101; }
+static CUresult cuDevicePrimaryCtxRetain(CUcontext *c, int dev) {
+  (void)dev;
+  *c = &g_primary;
+  return 0;
+}
+static CUresult cuDevicePrimaryCtxGetState(int dev, unsigned *flags, int *active) {
+  (void)dev;
+  *flags = 0;
+  *active = 1;
+  return 0;
+}
+static CUresult cuCtxGetCurrent(CUcontext *c) { *c = t_current; return 0; }
+static CUresult cuCtxSetCurrent(CUcontext c) { t_current = c; return 0; }
+static CUresult cuCtxGetDevice(int *d, CUcontext c) { (void)c; *d = 0; return 0; }
+static CUresult cuLibraryLoadData(void **lib, const void *code, void *a, void *b, unsigned n,
+                                  void *c, void *d, unsigned m) {
+  (void)code; (void)a; (void)b; (void)n; (void)c; (void)d; (void)m;
+  *lib = &g_library;
+  return 0;
+}
+/* The kernel handle is the name's address: distinct per kernel. */
+static CUresult cuLibraryGetKernel(void **k, void *lib, const char *name) {
+  (void)lib;
+  *k = (void *)name;
+  return 0;
+}
+static CUresult cuKernelGetFunction(void **f, void *k) { *f = k; return 0; }
+static CUresult cuThreadExchangeStreamCaptureMode(int *mode) { (void)mode; return 0; }
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                        unsigned bz, unsigned smem, void *stream, void **params, void **extra) {
+  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem;
+  (void)stream; (void)params; (void)extra;
+  return 0;
+}
+static CUresult cuLaunchKernelEx(const void *cfg, void *f, void **params, void **extra) {
+  (void)cfg; (void)f; (void)params; (void)extra;
+  return 0;
+}
+
+static const struct { const char *name; void *fn; } table[] = {
+    {"cuInit", (void *)cuInit},
+    {"cuDriverGetVersion", (void *)cuDriverGetVersion},
+    {"cuDeviceGetCount", (void *)cuDeviceGetCount},
+    {"cuDeviceGet", (void *)cuDeviceGet},
+    {"cuDevicePrimaryCtxRetain", (void *)cuDevicePrimaryCtxRetain},
+    {"cuDevicePrimaryCtxRelease", (void *)ok},
+    {"cuDevicePrimaryCtxGetState", (void *)cuDevicePrimaryCtxGetState},
+    {"cuDevicePrimaryCtxSetFlags", (void *)ok},
+    {"cuDevicePrimaryCtxReset", (void *)ok},
+    {"cuCtxGetCurrent", (void *)cuCtxGetCurrent},
+    {"cuCtxSetCurrent", (void *)cuCtxSetCurrent},
+    {"cuCtxGetDevice", (void *)cuCtxGetDevice},
+    {"cuCtxSynchronize", (void *)ok},
+    {"cuLibraryLoadData", (void *)cuLibraryLoadData},
+    {"cuLibraryUnload", (void *)ok},
+    {"cuLibraryGetKernel", (void *)cuLibraryGetKernel},
+    {"cuKernelGetFunction", (void *)cuKernelGetFunction},
+    {"cuThreadExchangeStreamCaptureMode", (void *)cuThreadExchangeStreamCaptureMode},
+    {"cuLaunchKernel", (void *)cuLaunchKernel},
+    {"cuLaunchKernelEx", (void *)cuLaunchKernelEx},
+};
+
+CUresult cuGetProcAddress_v2(const char *name, void **pfn, int version, unsigned long long flags,
+                             int *status) {
+  (void)version; (void)flags;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    if (strcmp(table[i].name, name) == 0) {
+      *pfn = table[i].fn;
+      if (status) *status = 0;
+      return 0;
+    }
+  }
+  *pfn = NULL;
+  if (status) *status = 1; /* CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND */
+  return 500;               /* CUDA_ERROR_NOT_FOUND */
+}
