@@ -27,6 +27,7 @@ __global__ void add_k(int *buf, int n, int v) {
 static std::atomic<long> g_progress{0};
 static std::atomic<int> g_failures{0};
 static std::atomic<bool> g_stop{false};
+static std::atomic<int> g_captured{0};
 static char g_first_failure[512];
 static std::atomic<bool> g_failure_noted{false};
 
@@ -80,6 +81,10 @@ static void worker(int tid) {
   add_k<<<kN / 256, 256, 0, s>>>(d, kN, 2);
   T_CK(cudaStreamEndCapture(s, &g));
   T_CK(cudaGraphInstantiate(&ge, g, 0));
+  // A device-wide synchronize is refused while any stream captures: every
+  // thread captures first, then the mix begins.
+  g_captured.fetch_add(1);
+  while (g_captured.load() < kThreads && g_failures.load() == 0) std::this_thread::yield();
 
   while (!g_stop.load(std::memory_order_relaxed)) {
     switch (next() % 9) {

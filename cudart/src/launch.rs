@@ -182,8 +182,11 @@ fn explain_failure(
         registry::stub_for_kernel(func as CUkernel).and_then(|s| registry::kernel_for_stub(s))
     });
     match (&kernel, e.0) {
-        // Load failures (no image, invalid image, PTX) were explained.
-        (_, 200 | 209 | 218 | 222 | 35 | 3 | 4 | 46) => {}
+        // An image the driver refused when the launch itself loaded it.
+        (Some(k), 200 | 209 | 218 | 222) => k.explain_load_failure(e),
+        (None, 200 | 209 | 218 | 222) => {}
+        // No driver, or it is gone: explained where that was found.
+        (_, 35 | 3 | 4 | 46) => {}
         (None, _)
             if k.is_null() || e == cudaError_t::cudaErrorInvalidDeviceFunction || e.0 == 400 =>
         {

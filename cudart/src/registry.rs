@@ -750,6 +750,18 @@ impl Fatbin {
 
 impl Kernel {
     /// The driver kernel handle, resolved on first use.
+    /// With the diagnostics on, explains an image the driver refused.
+    #[cold]
+    pub fn explain_load_failure(&self, e: cudaError_t) {
+        if crate::diagnose::enabled() && matches!(e.0, 200 | 209 | 218 | 222) {
+            crate::diagnose::load_failed(
+                self.fatbin.image as *const u8,
+                &trace::origin_of(self.fatbin.wrapper),
+                e,
+            );
+        }
+    }
+
     pub fn handle(&self) -> Result<CUkernel, cudaError_t> {
         if !self.resolved.is_null() {
             return Ok(self.resolved);
@@ -761,10 +773,14 @@ impl Kernel {
         let drv = driver::get()?;
         let r = outside_capture(|| drv.cuLibraryGetKernel(&mut h, lib, name.as_ptr()));
         if r != driver::CUresult::SUCCESS {
-            return Err(match r.0 {
+            let e = match r.0 {
                 500 => cudaError_t::cudaErrorInvalidDeviceFunction,
                 _ => r.to_runtime(),
-            });
+            };
+            // With lazy loading the driver checks the image when a kernel
+            // is first asked for: "no image" shows up here.
+            self.explain_load_failure(e);
+            return Err(e);
         }
         trace::end!(
             span,
@@ -1311,7 +1327,12 @@ pub fn stub_for_kernel(k: CUkernel) -> Option<*mut c_void> {
 /// `__cudaGetKernel` / `cudaGetKernel`: the kernel handle for a host stub.
 pub fn kernel_of_stub(stub: *const c_void) -> Result<CUkernel, cudaError_t> {
     kernel_for_stub(stub)
-        .ok_or(cudaError_t::cudaErrorInvalidDeviceFunction)?
+        .ok_or_else(|| {
+            if crate::diagnose::enabled() {
+                crate::diagnose::unknown_function(stub, &unloaded_origins());
+            }
+            cudaError_t::cudaErrorInvalidDeviceFunction
+        })?
         .handle()
 }
 
