@@ -213,4 +213,16 @@ fn launch_symbol_and_function_failures_are_explained() {
         out.stdout
     );
     assert_facts("function", &out, &["never registered as a kernel"]);
+    // A kernel of a library that carries its own (static) runtime.
+    let out = run("diag", "static", Runtime::Ours, true, true, &[]);
+    assert!(
+        out.stdout.contains("cudaGetKernel(a kernel of a statically linked runtime) -> cudaErrorInvalidDeviceFunction"),
+        "{}",
+        out.stdout
+    );
+    assert_facts(
+        "static",
+        &out,
+        &["libdiagstatic.so", "statically linked", "-cudart shared"],
+    );
 }

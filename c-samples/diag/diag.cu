@@ -82,6 +82,17 @@ int main(int argc, char **argv) {
     // runtime alone.
     cudaKernel_t k = nullptr;
     report("cudaGetKernel(library kernel, library closed)", cudaGetKernel(&k, stub));
+  } else if (c == "static") {
+    std::string self = argv[0];
+    std::string lib = self.substr(0, self.rfind('/') + 1) + "libdiagstatic.so";
+    void *h = dlopen(lib.c_str(), RTLD_NOW);
+    if (!h) {
+      printf("dlopen failed: %s\n", dlerror());
+      return 1;
+    }
+    void *stub = ((void *(*)(void))dlsym(h, "diag_static_stub"))();
+    cudaKernel_t k = nullptr;
+    report("cudaGetKernel(a kernel of a statically linked runtime)", cudaGetKernel(&k, stub));
   } else if (c == "sticky") {
     fault_k<<<1, 1>>>((int *)0x10);
     report("fault_k<<<1, 1>>>", cudaGetLastError());

@@ -26,6 +26,7 @@ CASES = {
     "symbol": ("diag", ["not the host shadow of a registered", "nearest registered variable is"]),
     "function": ("diag", ["never registered as a kernel"]),
     "dlclosed": ("diag", ["dlclose", "librelfire.so"]),
+    "static": ("diag", ["libdiagstatic.so", "statically linked", "-cudart shared"]),
     "sticky": ("diag", ["first seen by cudaDeviceSynchronize", "cudaDeviceReset"]),
     "no_image": ("diag_no_image", ["sm_90", "cubin sm_80", "-gencode arch=compute_90,code=sm_90"]),
 }

@@ -476,26 +476,36 @@ fn object_of(addr: *const c_void) -> (Option<String>, bool) {
     // SAFETY: dladdr returned a NUL-terminated path owned by the loader.
     let path = unsafe { CStr::from_ptr(info.dli_fname) };
     let name = path.to_string_lossy().into_owned();
-    // SAFETY: RTLD_NOLOAD only looks up an object that is already loaded
-    // (no initializers run); the handle is closed right after.
-    let static_runtime = unsafe {
-        let h = libc::dlopen(path.as_ptr(), libc::RTLD_NOLOAD | libc::RTLD_LAZY);
-        if h.is_null() {
-            false
-        } else {
-            let sym = libc::dlsym(h, c"__cudaRegisterFatBinary".as_ptr());
-            let mut si = info;
-            let mut mine = info;
-            let theirs = !sym.is_null()
-                && libc::dladdr(sym, &mut si) != 0
-                && si.dli_fbase == info.dli_fbase
-                && libc::dladdr(enabled as *const c_void, &mut mine) != 0
-                && mine.dli_fbase != info.dli_fbase;
-            libc::dlclose(h);
-            theirs
-        }
-    };
+    let static_runtime = carries_own_runtime(&name);
     (Some(name), static_runtime)
+}
+
+/// Whether the object file at `path` carries a CUDA runtime of its own: it
+/// does not depend on a shared libcudart, yet defines the runtime's
+/// registration entry point (nvcc's `-cudart static`, the default).
+fn carries_own_runtime(path: &str) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    if meta.len() > (512 << 20) {
+        return false;
+    }
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    let Ok(elf) = goblin::elf::Elf::parse(&bytes) else {
+        return false;
+    };
+    let shared_runtime = elf.libraries.iter().any(|l| l.starts_with("libcudart.so"));
+    let defines = |syms: &goblin::elf::Symtab, strtab: &goblin::strtab::Strtab| {
+        syms.iter().any(|s| {
+            s.st_shndx != 0
+                && strtab
+                    .get_at(s.st_name)
+                    .is_some_and(|n| n.starts_with("__cudaRegisterFatBinary"))
+        })
+    };
+    !shared_runtime && (defines(&elf.syms, &elf.strtab) || defines(&elf.dynsyms, &elf.dynstrtab))
 }
 
 pub fn explain_unknown_function(
