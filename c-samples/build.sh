@@ -45,7 +45,7 @@ samples=(
   mem_3d mem_arrays mem_texture mem_mipmap mem_pool mem_managed mem_ipc mem_peer
   mem_batch
   graph_child_and_events graph_conditional graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
-  rel_stress rel_dlopen_fire rel_teardown
+  rel_stress rel_dlopen_fire rel_teardown life_exit_destroy
 )
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.
@@ -107,6 +107,9 @@ build_one() {
       "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/lifelink.cu" -o "$out/liblifelink.so" &&
       "$NVCC" "${flags[@]}" "$d/main.cu" -L"$out" -llifelink \
         -Xlinker -rpath -Xlinker '$ORIGIN' -ldl -o "$out/$n" ;;
+    life_exit_destroy)
+      "$NVCC" "${flags[@]}" -rdc=true -shared -Xcompiler -fPIC "$d/exitlib.cu" -o "$out/libexitdestroy.so" &&
+      "$NVCC" "${flags[@]}" -rdc=true "$d/main.cu" -ldl -o "$out/$n" ;;
     rel_dlopen_fire)
       "$NVCC" "${flags[@]}" -rdc=true -shared -Xcompiler -fPIC "$d/firelib.cu" -o "$out/librelfire.so" &&
       "$NVCC" "${flags[@]}" -rdc=true "$d/main.cu" -ldl -o "$out/$n" ;;
