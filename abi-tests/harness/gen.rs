@@ -46,16 +46,10 @@ pub fn harness_src_dir() -> PathBuf {
 /// NVIDIA's export list (`../shared/reference/libcudart13-exports.txt`),
 /// or `HARNESS_EXPORTS` when set.
 pub fn export_list() -> Vec<String> {
-    let path = std::env::var_os("HARNESS_EXPORTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("../shared/reference/libcudart13-exports.txt"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(String::from)
-        .collect()
+    match std::env::var_os("HARNESS_EXPORTS") {
+        Some(path) => abi_tests::reference_exports_from(Path::new(&path)),
+        None => abi_tests::reference_exports(),
+    }
 }
 
 // ---------------------------------------------------------------------------

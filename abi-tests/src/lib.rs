@@ -46,6 +46,24 @@ pub fn nvidia_lib_dir() -> PathBuf {
     cuda_home().join("lib")
 }
 
+/// NVIDIA's export list, one name a line
+/// (`../shared/reference/libcudart13-exports.txt`), in file order.
+pub fn reference_exports() -> Vec<String> {
+    let path = repo_root().join("../shared/reference/libcudart13-exports.txt");
+    reference_exports_from(&path)
+}
+
+/// An export list in that format from `path`.
+pub fn reference_exports_from(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
 /// Folder holding our `libcudart.so.13` (`CUDART_LIB_DIR` wins when set).
 pub fn our_lib_dir() -> PathBuf {
     let dir = std::env::var_os("CUDART_LIB_DIR")

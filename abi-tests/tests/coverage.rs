@@ -12,14 +12,7 @@ use std::fmt::Write;
 
 #[test]
 fn export_coverage_report() {
-    let reference: BTreeSet<String> =
-        std::fs::read_to_string(repo_root().join("../shared/reference/libcudart13-exports.txt"))
-            .expect("the reference export list")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect();
+    let reference: BTreeSet<String> = abi_tests::reference_exports().into_iter().collect();
 
     let mut report = String::from(
         "# Export coverage\n\n| family | exported | real | not supported |\n|---|---|---|---|\n",

@@ -4,7 +4,7 @@
 //! SONAME `libcudart.so.13`; every export is a name NVIDIA's library has.
 //! Prints the coverage of NVIDIA's export list that the README quotes.
 
-use abi_tests::{our_lib_dir, repo_root, run_ok};
+use abi_tests::{our_lib_dir, run_ok};
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -30,14 +30,7 @@ fn defined_dynamic_symbols() -> Vec<(String, String, String)> {
 }
 
 fn reference_exports() -> BTreeSet<String> {
-    let path = repo_root().join("../shared/reference/libcudart13-exports.txt");
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(String::from)
-        .collect()
+    abi_tests::reference_exports().into_iter().collect()
 }
 
 #[test]
