@@ -463,19 +463,13 @@ pub fn unknown_function(func: *const c_void, unloaded: &[String]) {
 /// runtime of its own (a statically linked libcudart defines
 /// `__cudaRegisterFatBinary` itself instead of importing ours).
 fn object_of(addr: *const c_void) -> (Option<String>, bool) {
-    let mut info = libc::Dl_info {
-        dli_fname: std::ptr::null(),
-        dli_fbase: std::ptr::null_mut(),
-        dli_sname: std::ptr::null(),
-        dli_saddr: std::ptr::null_mut(),
-    };
-    // SAFETY: dladdr only reads the loader's tables and writes `info`.
-    if addr.is_null() || unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
+    if addr.is_null() {
         return (None, false);
     }
-    // SAFETY: dladdr returned a NUL-terminated path owned by the loader.
-    let path = unsafe { CStr::from_ptr(info.dli_fname) };
-    let name = path.to_string_lossy().into_owned();
+    let name = crate::trace::origin_of(addr as usize);
+    if name == crate::trace::UNKNOWN_OBJECT {
+        return (None, false);
+    }
     let static_runtime = carries_own_runtime(&name);
     (Some(name), static_runtime)
 }

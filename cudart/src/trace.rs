@@ -178,6 +178,9 @@ pub fn thread_label() -> String {
     format!("T{}/{}", thread_no(), tid())
 }
 
+/// What [`origin_of`] answers for an address in no loaded object.
+pub const UNKNOWN_OBJECT: &str = "unknown object";
+
 /// The file (executable or shared library) that holds `addr`, for naming
 /// where a fatbin came from.
 pub fn origin_of(addr: usize) -> String {
@@ -190,7 +193,7 @@ pub fn origin_of(addr: usize) -> String {
     // SAFETY: dladdr only reads the loader's tables and writes `info`.
     let found = unsafe { libc::dladdr(addr as *const c_void, &mut info) } != 0;
     if !found || info.dli_fname.is_null() {
-        return "unknown object".into();
+        return UNKNOWN_OBJECT.into();
     }
     // SAFETY: dladdr returned a NUL-terminated path owned by the loader.
     let path = unsafe { CStr::from_ptr(info.dli_fname) };
