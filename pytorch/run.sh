@@ -29,13 +29,28 @@ run_ours() {
   local rc=$?
   echo "ours round $1: rc $rc" >>"$out/run.log"
   if ((rc >= 128 && rc != 137)) && [[ ! -e $out/ours.crash ]]; then
-    # A crash: once more with the lifecycle trace and, where gdb exists,
-    # a native backtrace of the crashing thread.
+    # A crash: again (up to 3 times, until it crashes again) with the
+    # lifecycle trace and a native backtrace of the crashing thread: gdb
+    # where it exists, else scripts/crash-backtrace.so (preloaded, prints
+    # object+offset per frame; resolve ours with addr2line against the
+    # unstripped copy gpu-prepare.sh keeps in build/gpu-lib-unstripped).
     : >"$out/ours.crash"
-    CUDART_TRACE=all CUDART_TRACE_FILE="$out/ours.crash.trace" timeout "$tmo" \
-      "$root/scripts/with-cudart.sh" --lib "$libdir" -- \
-      python3 "$here/workload.py" --steps 20 >/dev/null 2>>"$out/ours.crash"
-    echo "trace rerun: rc $?" >>"$out/ours.crash"
+    local cb=$root/scripts/crash-backtrace.so try
+    for try in 1 2 3; do
+      echo "--- rerun $try with CUDART_TRACE=all" >>"$out/ours.crash"
+      if [[ -e $cb ]]; then
+        LD_PRELOAD=$cb CUDART_TRACE=all CUDART_TRACE_FILE="$out/ours.crash.trace" timeout "$tmo" \
+          "$root/scripts/with-cudart.sh" --lib "$libdir" -- \
+          python3 "$here/workload.py" --steps 20 >/dev/null 2>>"$out/ours.crash"
+      else
+        CUDART_TRACE=all CUDART_TRACE_FILE="$out/ours.crash.trace" timeout "$tmo" \
+          "$root/scripts/with-cudart.sh" --lib "$libdir" -- \
+          python3 "$here/workload.py" --steps 20 >/dev/null 2>>"$out/ours.crash"
+      fi
+      rc=$?
+      echo "trace rerun $try: rc $rc" >>"$out/ours.crash"
+      ((rc >= 128 && rc != 137)) && break
+    done
     if command -v gdb >/dev/null; then
       timeout "$tmo" "$root/scripts/with-cudart.sh" --lib "$libdir" -- \
         gdb -q -batch -ex run -ex bt -ex "info threads" -ex "thread apply all bt 8" \

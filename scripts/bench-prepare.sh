@@ -65,6 +65,10 @@ cp "$build"/bin/bench_* "$build"/bin/libreg10k.so "$build"/bin/libreg0.so \
 strip --strip-debug "$bundle"/bin/bench_* "$bundle"/bin/*.so
 cp "$build/nullrt/libcudart.so.13" "$bundle/nullrt/"
 cp scripts/bench-run.sh "$bundle/bench-run.sh"
+mkdir -p "$bundle/scripts"
+cp scripts/with-cudart.sh "$bundle/scripts/"
+cp -r scripts/pyshim "$bundle/scripts/"
+rm -rf "$bundle/scripts/pyshim/__pycache__"
 chmod +x "$bundle/bench-run.sh"
 
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)

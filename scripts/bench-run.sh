@@ -13,8 +13,11 @@
 # drift of the (shared, virtualized) machine hits both alike. The raw driver
 # benchmarks run in the same processes (they do not go through libcudart).
 #
-#   NVIDIA:  LD_LIBRARY_PATH=<NVIDIA's lib dir>     (torch: LD_PRELOAD of it)
-#   ours:    LD_LIBRARY_PATH=BUNDLE/lib             (torch: LD_PRELOAD of it)
+#   NVIDIA:  LD_LIBRARY_PATH=<NVIDIA's lib dir>     (torch: plain python3,
+#            which loads the libcudart.so.13 of torch's own wheel)
+#   ours:    LD_LIBRARY_PATH=BUNDLE/lib             (torch: the environment
+#            of scripts/with-cudart.sh --env, made once, so that no other
+#            libcudart is mapped next to ours)
 #   notrace: LD_LIBRARY_PATH=BUNDLE/lib-notrace     (ours with the trace
 #            compiled out; launch and call programs only, run next to ours:
 #            NVIDIA, ours, notrace in odd rounds, the reverse in even ones)
@@ -143,6 +146,15 @@ for i in "${!P_ID[@]}"; do
   echo "${P_ID[$i]}: $(grep -c '^BENCH_DECL' "$f") benchmarks" >>"$log"
 done
 
+# ---- PyTorch's environment for ours (scripts/with-cudart.sh --env) -------------
+declare -A torch_env
+for which in ours notrace; do
+  d=$ours_lib; [[ $which == notrace ]] && d=$notrace_lib
+  [[ -x $bundle/scripts/with-cudart.sh && -e $d/libcudart.so.13 ]] || continue
+  torch_env[$which]=$(env -u LD_PRELOAD -u PYTHONPATH "$bundle/scripts/with-cudart.sh" --lib "$d" --env |
+    sed -n 's/^export //p' | tr '\n' ' ')
+done
+
 # ---- one run -------------------------------------------------------------------
 declare -A nv_time ours_hung
 # run_one RUNTIME INDEX ROUND REP
@@ -177,7 +189,8 @@ run_one() {
   echo "$t" >"$dir/timeout"
   local -a envs=(-u CUDART_TRACE -u CUDART_TRACE_FILE -u CUDA_MODULE_LOADING -u LD_PRELOAD)
   if [[ $id == torch ]]; then
-    envs+=(LD_PRELOAD="$libdir/libcudart.so.13")
+    # shellcheck disable=SC2206  # VAR=VALUE words (paths without spaces)
+    [[ $rt != nvidia ]] && envs+=(${torch_env[$rt]:-LD_PRELOAD=$libdir/libcudart.so.13})
   else
     envs+=(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
   fi

@@ -39,6 +39,10 @@ bash c-samples/build.sh "$samples_out" || samples_ok=no
 rm -rf "$bundle"
 mkdir -p "$bundle/lib" "$bundle/bin"
 cp -L "$lib" "$bundle/lib/libcudart.so.13"
+# The unstripped copy stays here: crash backtraces from the GPU machine
+# (object+offset) resolve against it with addr2line.
+mkdir -p build/gpu-lib-unstripped
+cp -L "$lib" build/gpu-lib-unstripped/libcudart.so.13
 strip --strip-debug "$bundle/lib/libcudart.so.13"
 ln -s libcudart.so.13 "$bundle/lib/libcudart.so"
 cp "$samples_out/samples.txt" "$bundle/bin/"
@@ -55,6 +59,7 @@ bash c-samples/diag/build.sh "$bundle/diag" >"$samples_out/logs/diag.log" 2>&1 |
 mkdir -p "$bundle/pytorch" "$bundle/scripts"
 cp pytorch/workload.py pytorch/run.sh pytorch/report.py "$bundle/pytorch/"
 cp scripts/with-cudart.sh "$bundle/scripts/"
+gcc -O1 -g -shared -fPIC scripts/crash-backtrace.c -o "$bundle/scripts/crash-backtrace.so" -ldl
 cp -r scripts/pyshim "$bundle/scripts/"
 rm -rf "$bundle/scripts/pyshim/__pycache__"
 if [[ -x scripts/harness-prepare.sh ]]; then

@@ -9,6 +9,10 @@
 #   --check     after the program, fail (exit 3) if any process it started
 #               mapped a libcudart other than ours (needs Python programs
 #               to run the shim; see below)
+#   --env       run nothing: print the environment (export lines) for
+#               `eval`, so that a caller starting many processes sets it up
+#               once (bench-run.sh); the alias directory is then the
+#               caller's to remove
 #
 # What it does:
 #   1. LD_PRELOAD=DIR/libcudart.so.13: every `libcudart.so.13` dependency of
@@ -26,15 +30,17 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 libdir=${CUDART_LIB_DIR:-}
 check=no
+print_env=no
 while [[ $# -gt 0 ]]; do
   case $1 in
     --lib) libdir=$2; shift 2 ;;
     --check) check=yes; shift ;;
+    --env) print_env=yes; shift ;;
     --) shift; break ;;
     *) break ;;
   esac
 done
-[[ $# -gt 0 ]] || { sed -n '2,25p' "$0" >&2; exit 2; }
+[[ $# -gt 0 || $print_env == yes ]] || { sed -n '2,29p' "$0" >&2; exit 2; }
 if [[ -z $libdir ]]; then
   libdir=${CARGO_TARGET_DIR:-$root/target}/release
 fi
@@ -42,7 +48,7 @@ lib=$(cd "$libdir" && pwd)/libcudart.so.13
 [[ -e $lib ]] || { echo "with-cudart: no $lib (build with scripts/build.sh)" >&2; exit 2; }
 
 alias_dir=$(mktemp -d "${TMPDIR:-/tmp}/with-cudart.XXXXXX")
-trap 'rm -rf "$alias_dir"' EXIT
+[[ $print_env == yes ]] || trap 'rm -rf "$alias_dir"' EXIT
 if command -v python3 >/dev/null; then
   # Vendored, renamed copies in the Python environment's *.libs folders.
   while IFS= read -r f; do
@@ -61,6 +67,12 @@ export CUDART_LIB=$lib
 export LD_PRELOAD=$lib${LD_PRELOAD:+:$LD_PRELOAD}
 export LD_LIBRARY_PATH=$alias_dir:$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PYTHONPATH=$root/scripts/pyshim${PYTHONPATH:+:$PYTHONPATH}
+if [[ $print_env == yes ]]; then
+  for v in CUDART_LIB LD_PRELOAD LD_LIBRARY_PATH PYTHONPATH; do
+    printf 'export %s=%q\n' "$v" "${!v}"
+  done
+  exit 0
+fi
 if [[ $check == yes ]]; then
   export CUDART_MAPS_LOG=$alias_dir/maps.log
   : >"$CUDART_MAPS_LOG"

@@ -13,8 +13,8 @@
  *   double_lifecycle reset       cudaMalloc, launch, reset, again
  *   double_lifecycle ownreset    cudaDeviceReset with a cuCtxCreate'd
  *                                context current
- *   double_lifecycle exit        calls from an atexit handler registered
- *                                before the first CUDA call
+ *   double_lifecycle exit        calls from atexit handlers registered
+ *                                before and after the first CUDA call
  *   double_lifecycle fork        a child forked after init calls CUDA
  *
  * Linked with -lcuda (the double). Exit status 0 when the calls that must
@@ -161,19 +161,33 @@ static void ownreset(void) {
     cuCtxDestroy(ctx);
 }
 
+/* Registered before the first CUDA call, hence before the driver's
+ * shutdown: runs after it. */
 static void at_exit_handler(void) {
     double_mark("exit handler");
     void *p = NULL;
     CALL("exit handler: cudaMalloc", cudaMalloc(&p, 16));
     int n = 0;
+    CALL("exit handler: cudaGetDevice", cudaGetDevice(&n));
     CALL("exit handler: cudaGetDeviceCount", cudaGetDeviceCount(&n));
     CALL("exit handler: cudaGetLastError", cudaGetLastError());
+    fflush(stdout);
+}
+
+/* Registered after the first CUDA call: runs before the driver's shutdown. */
+static void late_exit_handler(void) {
+    double_mark("late exit handler");
+    void *p = NULL;
+    CALL("late exit handler: cudaMalloc", cudaMalloc(&p, 16));
+    int n = 0;
+    CALL("late exit handler: cudaGetDevice", cudaGetDevice(&n));
     fflush(stdout);
 }
 
 static void exit_mode(void) {
     atexit(at_exit_handler);
     alloc_and_launch();
+    atexit(late_exit_handler);
     double_mark("main returns");
 }
 

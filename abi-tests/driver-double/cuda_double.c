@@ -132,6 +132,7 @@ enum {
     CUDA_ERROR_INVALID_VALUE = 1,
     CUDA_ERROR_OUT_OF_MEMORY = 2,
     CUDA_ERROR_NOT_INITIALIZED = 3,
+    CUDA_ERROR_DEINITIALIZED = 4,
     CUDA_ERROR_NO_DEVICE = 100,
     CUDA_ERROR_INVALID_DEVICE = 101,
     CUDA_ERROR_INVALID_IMAGE = 200,
@@ -205,7 +206,8 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct obj *g_objs;
 static struct alloc *g_allocs;
 static int g_counters[128];
-static int g_init_state;   /* 0 never called, 1 ok, else the failure code */
+static int g_init_state;   /* 0 never called, 1 ok, SHUT_DOWN, else the failure code */
+#define SHUT_DOWN (-1)          /* the exit handler of the first cuInit ran */
 static int g_device_count = -1;
 static struct obj g_primary[MAX_DEVICES];
 static size_t g_allocated;
@@ -375,6 +377,7 @@ static struct obj *current(void) { return t_depth > 0 ? t_stack[t_depth - 1] : N
 
 static CUresult need_init(void) {
     if (g_init_state == 1) return CUDA_SUCCESS;
+    if (g_init_state == SHUT_DOWN) return CUDA_ERROR_DEINITIALIZED;
     return CUDA_ERROR_NOT_INITIALIZED;
 }
 
@@ -549,6 +552,15 @@ static int runs_on_sm90(const unsigned char *img) {
 /* ------------------------------------------------------------------------ */
 /* Initialisation, versions, errors.                                        */
 
+static void shutdown_at_exit(void) {
+    struct line l;
+    lstart(&l, "(driver shutdown at exit)");
+    lock();
+    if (g_init_state == 1) g_init_state = SHUT_DOWN;
+    unlock();
+    done(&l, CUDA_SUCCESS);
+}
+
 EXPORT CUresult cuInit(unsigned int flags) {
     struct line l;
     lstart(&l, "cuInit");
@@ -557,7 +569,17 @@ EXPORT CUresult cuInit(unsigned int flags) {
     CUresult rc;
     if (flags != 0) rc = CUDA_ERROR_INVALID_VALUE;
     else if (devices() == 0) rc = g_init_state = CUDA_ERROR_NO_DEVICE;
-    else { g_init_state = 1; rc = CUDA_SUCCESS; }
+    else {
+        /* As the real driver: the first successful cuInit registers the
+         * shutdown at exit; calls after it answer CUDA_ERROR_DEINITIALIZED. */
+        static int shutdown_registered;
+        if (!shutdown_registered) {
+            shutdown_registered = 1;
+            atexit(shutdown_at_exit);
+        }
+        g_init_state = 1;
+        rc = CUDA_SUCCESS;
+    }
     unlock();
     return done(&l, rc);
 }

@@ -355,15 +355,23 @@ fn reset_with_own_context_leaves_primary_alone() {
     );
 }
 
-/// The runtime registers no exit handler: an exit handler the program
-/// registered before its first CUDA call still works (NVIDIA's runtime,
-/// measured on the H200), and the runtime releases nothing at exit.
+/// At exit, handlers run in reverse order of registration. The driver's
+/// first cuInit registers its shutdown (the double does too); the runtime's
+/// exit watch, registered just before that cuInit, runs right after it. A
+/// handler registered after the first CUDA call runs before the shutdown
+/// and works; one registered before it runs after the shutdown and gets
+/// cudaErrorCudartUnloading, even from cudaGetDevice, without reaching the
+/// driver (NVIDIA's answers, measured on the H200: c-samples/life_teardown,
+/// life_exit_destroy). The runtime releases nothing at exit.
 #[test]
-fn exit_handler_registered_earlier_still_works() {
+fn exit_handlers_before_and_after_the_drivers_shutdown() {
     let r = lifecycle("exit", &[]);
     r.expect_exit0();
     for want in [
-        "exit handler: cudaMalloc -> 0 cudaSuccess",
+        "late exit handler: cudaMalloc -> 0 cudaSuccess",
+        "late exit handler: cudaGetDevice -> 0 cudaSuccess",
+        "exit handler: cudaMalloc -> 4 cudaErrorCudartUnloading",
+        "exit handler: cudaGetDevice -> 4 cudaErrorCudartUnloading",
         "exit handler: cudaGetDeviceCount -> 0 cudaSuccess",
     ] {
         r.check(r.stdout.contains(want), &format!("stdout lacks {want:?}"));
@@ -374,9 +382,30 @@ fn exit_handler_registered_earlier_still_works() {
         "the runtime must not release its reference at exit",
     );
     r.check(
-        !r.calls_between("cuMemAlloc", Some("exit handler"), None)
+        !r.calls_between(
+            "cuMemAlloc",
+            Some("late exit handler"),
+            Some("exit handler"),
+        )
+        .is_empty(),
+        "the late exit handler's cudaMalloc must reach the driver",
+    );
+    r.check(
+        r.calls_between("cuMemAlloc", Some("exit handler"), None)
             .is_empty(),
-        "the earlier exit handler's cudaMalloc must reach the driver",
+        "after the driver's shutdown no cudaMalloc may reach the driver",
+    );
+    let shutdown = r
+        .log
+        .iter()
+        .position(|l| l.starts_with("(driver shutdown at exit)"));
+    let watch = r
+        .log
+        .iter()
+        .rposition(|l| l.starts_with("cuDeviceGetCount err=4"));
+    r.check(
+        matches!((shutdown, watch), (Some(s), Some(w)) if w > s),
+        "the exit watch must ask the driver after its shutdown",
     );
 }
 

@@ -38,6 +38,8 @@ pub mod stream;
 pub mod texture;
 pub mod trace;
 
+use std::ffi::{c_int, c_void};
+
 /// Runs when the library is loaded (before the program's own constructors
 /// register their fatbins): reads the trace settings and registers the
 /// `fork` handlers. Touches no driver.
@@ -75,15 +77,52 @@ unsafe extern "C" fn fork_child() {
     );
 }
 
-/// Called once the driver is loaded and initialized (`cuInit` done). The
-/// runtime registers no exit handler: NVIDIA's runtime lets exit handlers
-/// and static destructors use CUDA for as long as the driver works (even
-/// handlers registered before the first CUDA call, measured on the H200);
-/// once the driver has shut down at exit, calls get its answer
-/// (`CUDA_ERROR_DEINITIALIZED`, `cudaErrorCudartUnloading`). Teardown
-/// begins when this library is unloaded; the driver releases the primary
-/// contexts the runtime still holds.
-pub(crate) fn on_driver_ready() {}
+/// Registers the runtime's exit watch, just before the process's first
+/// `cuInit` (which registers the driver's shutdown at exit). Exit handlers
+/// and static destructors run in reverse order of registration, so the
+/// watch runs right after the driver has shut down: what runs later
+/// (objects constructed before CUDA started, such as PyTorch's globals) sees
+/// teardown at once, as under NVIDIA's runtime, whose calls there answer
+/// `cudaErrorCudartUnloading`, even `cudaGetDevice` (measured on the H200,
+/// `c-samples/life_exit_destroy`). What runs earlier (handlers registered
+/// after `cuInit`) uses CUDA normally. The watch asks the driver before it
+/// acts, so a driver that did not shut down leaves the runtime running.
+/// When the driver was initialized before the runtime loaded it, no watch
+/// is armed: teardown then begins at the driver's first "deinitialized".
+pub(crate) fn arm_exit_watch() {
+    extern "C" {
+        fn __cxa_atexit(
+            func: extern "C" fn(*mut c_void),
+            arg: *mut c_void,
+            dso: *const c_void,
+        ) -> c_int;
+        static __dso_handle: c_void;
+    }
+    // SAFETY: `exit_watch` is an `extern "C"` function of this library that
+    // never unwinds; `__dso_handle` is this library's own handle (from
+    // crtbeginS.o), so glibc runs the watch at exit or, if this library is
+    // unloaded first, at its `dlclose`, never after its code is gone.
+    let r = unsafe {
+        __cxa_atexit(
+            exit_watch,
+            std::ptr::null_mut(),
+            std::ptr::addr_of!(__dso_handle),
+        )
+    };
+    if r != 0 {
+        log::info!(target: "cudart::lifecycle", "exit watch not registered (__cxa_atexit: {r})");
+    }
+}
+
+extern "C" fn exit_watch(_: *mut c_void) {
+    let _ = std::panic::catch_unwind(|| {
+        let Some(drv) = driver::loaded() else { return };
+        let mut n = 0;
+        if drv.cuDeviceGetCount(&mut n) == driver::CUresult::ERROR_DEINITIALIZED {
+            boundary::driver_gone();
+        }
+    });
+}
 
 /// Runs when the library is unloaded (at exit, after every exit handler, or
 /// at `dlclose`): teardown begins, and the trace ends (the JSON array is

@@ -385,6 +385,15 @@ fn load() -> Result<Loaded, cudaError_t> {
         crate::error::set_sticky(cudaError_t::cudaErrorInsufficientDriver);
         return Err(cudaError_t::cudaErrorInsufficientDriver);
     }
+    // Whether this cuInit is the process's first: before it, every driver
+    // call but a few answers CUDA_ERROR_NOT_INITIALIZED. The first cuInit
+    // registers the driver's shutdown at exit; the runtime's exit watch goes
+    // in just before it (crate::arm_exit_watch).
+    let mut count = 0;
+    let first_init = default.cuDeviceGetCount(&mut count) == CUresult::ERROR_NOT_INITIALIZED;
+    if first_init {
+        crate::arm_exit_watch();
+    }
     let r = default.cuInit(0);
     if r != CUresult::SUCCESS {
         let e = r.to_runtime();
@@ -397,9 +406,13 @@ fn load() -> Result<Loaded, cudaError_t> {
         span,
         "driver",
         "driver init (dlopen libcuda.so.1, cuGetProcAddress_v2, cuInit)",
-        "libcuda.so.1 loaded, entry points resolved, cuInit done; driver CUDA version {version} (triggered by {trigger})"
+        "libcuda.so.1 loaded, entry points resolved, cuInit done{}; driver CUDA version {version} (triggered by {trigger})",
+        if first_init {
+            " (the process's first: the runtime's exit watch runs right after the driver's shutdown)"
+        } else {
+            " (the driver was already initialized: its shutdown is seen at its first answer \"deinitialized\")"
+        }
     );
-    crate::on_driver_ready();
     Ok(Loaded {
         _lib: lib,
         get,
