@@ -16,6 +16,8 @@
  *   double_lifecycle exit        calls from atexit handlers registered
  *                                before and after the first CUDA call
  *   double_lifecycle fork        a child forked after init calls CUDA
+ *   double_lifecycle destroyed   streams and events used after their
+ *                                destruction
  *
  * Linked with -lcuda (the double). Exit status 0 when the calls that must
  * succeed did. */
@@ -191,6 +193,35 @@ static void exit_mode(void) {
     double_mark("main returns");
 }
 
+/* Handles destroyed through the runtime, used again: refused with
+ * cudaErrorInvalidResourceHandle, never handed to the driver. A new
+ * object at the same address works again. */
+static void destroyed_mode(void) {
+    cudaStream_t s = NULL;
+    cudaEvent_t e = NULL;
+    CHECK("cudaStreamCreate", cudaStreamCreate(&s));
+    CHECK("cudaEventCreate", cudaEventCreate(&e));
+    CHECK("cudaStreamDestroy", cudaStreamDestroy(s));
+    CHECK("cudaEventDestroy", cudaEventDestroy(e));
+    double_mark("destroyed");
+    CALL("destroyed: cudaStreamSynchronize", cudaStreamSynchronize(s));
+    CALL("destroyed: cudaStreamQuery", cudaStreamQuery(s));
+    add<<<1, 1, 0, s>>>(NULL, 0);
+    CALL("destroyed: launch", cudaGetLastError());
+    CALL("destroyed: cudaEventRecord", cudaEventRecord(e, 0));
+    CALL("destroyed: cudaEventSynchronize", cudaEventSynchronize(e));
+    CALL("destroyed: cudaStreamWaitEvent", cudaStreamWaitEvent(0, e, 0));
+    CALL("destroyed: cudaEventDestroy", cudaEventDestroy(e));
+    CALL("destroyed: cudaStreamDestroy", cudaStreamDestroy(s));
+    double_mark("new objects");
+    cudaStream_t s2 = NULL;
+    CHECK("cudaStreamCreate", cudaStreamCreate(&s2));
+    SHOW("same address as before: %s", s2 == s ? "yes" : "no");
+    CHECK("new stream: cudaStreamSynchronize", cudaStreamSynchronize(s2));
+    CHECK("new stream: cudaStreamDestroy", cudaStreamDestroy(s2));
+    double_mark("done");
+}
+
 static void fork_mode(void) {
     alloc_and_launch();
     fflush(stdout);
@@ -222,8 +253,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(which, "ownreset")) ownreset();
     else if (!strcmp(which, "exit")) exit_mode();
     else if (!strcmp(which, "fork")) fork_mode();
+    else if (!strcmp(which, "destroyed")) destroyed_mode();
     else {
-        fprintf(stderr, "usage: %s nocontext|flags|initdevice|setdevice|threads|reset|ownreset|exit|fork\n", argv[0]);
+        fprintf(stderr, "usage: %s nocontext|flags|initdevice|setdevice|threads|reset|ownreset|exit|fork|destroyed\n", argv[0]);
         return 2;
     }
     printf("failures = %d\n", failures);

@@ -409,6 +409,62 @@ fn exit_handlers_before_and_after_the_drivers_shutdown() {
     );
 }
 
+/// A stream or event destroyed through the runtime and used again is
+/// refused with cudaErrorInvalidResourceHandle and never reaches the
+/// driver (which reads freed memory for it; on the H200 such calls crash
+/// the process under NVIDIA's runtime); an object made later at the same
+/// address works.
+#[test]
+fn destroyed_handles_never_reach_the_driver() {
+    let r = lifecycle("destroyed", &[]);
+    r.expect_exit0();
+    for call in [
+        "cudaStreamSynchronize",
+        "cudaStreamQuery",
+        "launch",
+        "cudaEventRecord",
+        "cudaEventSynchronize",
+        "cudaStreamWaitEvent",
+        "cudaEventDestroy",
+        "cudaStreamDestroy",
+    ] {
+        let want = format!("destroyed: {call} -> 400 cudaErrorInvalidResourceHandle");
+        r.check(r.stdout.contains(&want), &format!("stdout lacks {want:?}"));
+    }
+    // The full call log (not only the lifecycle calls) between the marks.
+    let at = |m: &str| {
+        r.log
+            .iter()
+            .position(|l| l == &format!("# {m}"))
+            .unwrap_or_else(|| r.fail(&format!("mark {m:?} missing")))
+    };
+    let (from, to) = (at("destroyed"), at("new objects"));
+    r.check(to > from + 1, "the marks must surround the calls");
+    for l in &r.log[from + 1..to] {
+        for f in [
+            "cuStreamSynchronize",
+            "cuStreamQuery",
+            "cuLaunchKernel",
+            "cuEventRecord",
+            "cuEventSynchronize",
+            "cuStreamWaitEvent",
+            "cuEventDestroy",
+            "cuStreamDestroy",
+        ] {
+            r.check(
+                abi_tests::log_function(l) != f,
+                &format!("{f} reached the driver with a destroyed handle: {l}"),
+            );
+        }
+    }
+    r.check(
+        !r.stdout.contains("new stream: cudaStreamSynchronize -> 4")
+            && r.stdout
+                .contains("new stream: cudaStreamSynchronize -> 0 cudaSuccess"),
+        "a new stream must work",
+    );
+}
+
 /// A child forked after the parent initialized gets
 /// cudaErrorInitializationError for calls that need the driver, without
 /// calling the driver (cudaGetDeviceCount answers the count the parent

@@ -345,7 +345,7 @@ pub fn element_size(f: Format) -> Result<usize, cudaError_t> {
 
 /// The driver's description of an array.
 pub fn descriptor(array: CUarray) -> Result<CUDA_ARRAY3D_DESCRIPTOR, cudaError_t> {
-    if array.is_null() {
+    if array.is_null() || crate::retired::is_retired(array.cast()) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
@@ -438,6 +438,7 @@ pub fn malloc_array(
     let d = create_descriptor(desc, width, height, 0, flags)?;
     let mut a: CUarray = std::ptr::null_mut();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
+    crate::retired::revive(a.cast());
     out.write(a)
 }
 
@@ -453,6 +454,7 @@ pub fn malloc_3d_array(
     let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
     let mut a: CUarray = std::ptr::null_mut();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
+    crate::retired::revive(a.cast());
     out.write(a)
 }
 
@@ -470,6 +472,7 @@ pub fn malloc_mipmapped_array(
     api(false)?
         .cuMipmappedArrayCreate(&mut m, &d, levels)
         .ok()?;
+    crate::retired::revive(m.cast());
     out.write(m)
 }
 
@@ -492,7 +495,12 @@ pub fn free_array(array: cudaArray_t) -> Result<(), cudaError_t> {
     if array.is_null() {
         return Ok(());
     }
-    api(false)?.cuArrayDestroy(array).ok()
+    if crate::retired::is_retired(array.cast()) {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
+    api(false)?.cuArrayDestroy(array).ok()?;
+    crate::retired::retire(array.cast());
+    Ok(())
 }
 
 /// `cudaFreeMipmappedArray`: null is a no-op.
@@ -500,7 +508,12 @@ pub fn free_mipmapped_array(mipmap: cudaMipmappedArray_t) -> Result<(), cudaErro
     if mipmap.is_null() {
         return Ok(());
     }
-    api(false)?.cuMipmappedArrayDestroy(mipmap).ok()
+    if crate::retired::is_retired(mipmap.cast()) {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
+    api(false)?.cuMipmappedArrayDestroy(mipmap).ok()?;
+    crate::retired::retire(mipmap.cast());
+    Ok(())
 }
 
 /// `cudaArrayGetInfo`: any of the three outputs may be null.
@@ -571,6 +584,7 @@ pub fn sparse_properties(
     array: cudaArray_t,
 ) -> Result<(), cudaError_t> {
     out.check()?;
+    array_handle(array.cast())?;
     api(false)?
         .cuArrayGetSparseProperties(out.as_ptr(), array)
         .ok()
@@ -582,6 +596,7 @@ pub fn mipmapped_sparse_properties(
     mipmap: cudaMipmappedArray_t,
 ) -> Result<(), cudaError_t> {
     out.check()?;
+    array_handle(mipmap.cast())?;
     api(false)?
         .cuMipmappedArrayGetSparseProperties(out.as_ptr(), mipmap)
         .ok()
@@ -708,7 +723,7 @@ pub fn copy_2d_array_to_array(
 }
 
 fn array_handle(a: *const c_void) -> Result<(), cudaError_t> {
-    if a.is_null() {
+    if a.is_null() || crate::retired::is_retired(a.cast_mut()) {
         Err(cudaError_t::cudaErrorInvalidResourceHandle)
     } else {
         Ok(())

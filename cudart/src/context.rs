@@ -466,17 +466,20 @@ pub fn handle_created(handle: *mut std::ffi::c_void) {
     };
     let mut cur: CUcontext = std::ptr::null_mut();
     let _ = drv.cuCtxGetCurrent(&mut cur);
+    crate::retired::revive(handle);
     let mut h = HANDLES.lock();
     let h = h.get_or_insert_with(Handles::default);
     h.dead.remove(&(handle as usize));
     h.live.insert(handle as usize, cur as usize);
 }
 
-/// Forgets an event or stream destroyed through the runtime.
+/// Forgets an event or stream destroyed through the runtime; later calls
+/// with it are refused ([`crate::retired`]).
 pub fn handle_destroyed(handle: *mut std::ffi::c_void) {
     if let Some(h) = HANDLES.lock().as_mut() {
         h.live.remove(&(handle as usize));
     }
+    crate::retired::retire(handle);
 }
 
 /// The events and streams of `ctx` die with it (a reset).
@@ -515,21 +518,25 @@ fn is_dead_slow(handle: *mut std::ffi::c_void) -> bool {
 }
 
 /// For the event room: an event whose context a reset destroyed answers
-/// `cudaErrorDeviceUninitialized` without reaching the driver.
+/// `cudaErrorDeviceUninitialized`, one destroyed through the runtime
+/// `cudaErrorInvalidResourceHandle`, without reaching the driver.
 #[inline]
 pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
     if is_dead(event) {
         return Err(cudaError_t::cudaErrorDeviceUninitialized);
     }
+    if crate::retired::is_retired(event) {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
     Ok(())
 }
 
 /// For the stream room and launches: a stream whose context a reset
-/// destroyed answers `cudaErrorInvalidResourceHandle` without reaching the
-/// driver.
+/// destroyed, or one destroyed through the runtime, answers
+/// `cudaErrorInvalidResourceHandle` without reaching the driver.
 #[inline]
 pub fn check_stream(stream: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
-    if is_dead(stream) {
+    if is_dead(stream) || crate::retired::is_retired(stream) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     Ok(())

@@ -50,7 +50,7 @@ pub fn record(
     }
     crate::context::check_event(event.cast())?;
     driver::get()?
-        .cuEventRecord(event, driver_stream(stream, per_thread))
+        .cuEventRecord(event, driver_stream(stream, per_thread)?)
         .ok()
 }
 
@@ -66,7 +66,7 @@ pub fn record_with_flags(
     }
     crate::context::check_event(event.cast())?;
     driver::get()?
-        .cuEventRecordWithFlags(event, driver_stream(stream, per_thread), flags)
+        .cuEventRecordWithFlags(event, driver_stream(stream, per_thread)?, flags)
         .ok()
 }
 

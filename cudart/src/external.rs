@@ -138,7 +138,7 @@ pub fn signal_semaphores(
 ) -> Result<(), cudaError_t> {
     semaphore_arrays(sems, params, count)?;
     api(per_thread)?
-        .cuSignalExternalSemaphoresAsync(sems, params, count, driver_stream(stream, per_thread))
+        .cuSignalExternalSemaphoresAsync(sems, params, count, driver_stream(stream, per_thread)?)
         .ok()
 }
 
@@ -152,7 +152,7 @@ pub fn wait_semaphores(
 ) -> Result<(), cudaError_t> {
     semaphore_arrays(sems, params, count)?;
     api(per_thread)?
-        .cuWaitExternalSemaphoresAsync(sems, params, count, driver_stream(stream, per_thread))
+        .cuWaitExternalSemaphoresAsync(sems, params, count, driver_stream(stream, per_thread)?)
         .ok()
 }
 

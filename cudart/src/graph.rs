@@ -757,7 +757,7 @@ pub fn instantiate_with_params(
     out.check()?;
     let mut p = In(params as *const cudaGraphInstantiateParams).read()?;
     let stream = p.uploadStream;
-    p.uploadStream = driver_stream(stream, per_thread);
+    p.uploadStream = driver_stream(stream, per_thread)?;
     let mut exec: CUgraphExec = std::ptr::null_mut();
     let r = api(per_thread)?.cuGraphInstantiateWithParams(
         &mut exec,
@@ -787,7 +787,7 @@ pub fn launch(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     api(per_thread)?
-        .cuGraphLaunch(exec, driver_stream(stream, per_thread))
+        .cuGraphLaunch(exec, driver_stream(stream, per_thread)?)
         .ok()
 }
 
@@ -798,7 +798,7 @@ pub fn upload(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     api(per_thread)?
-        .cuGraphUpload(exec, driver_stream(stream, per_thread))
+        .cuGraphUpload(exec, driver_stream(stream, per_thread)?)
         .ok()
 }
 

@@ -75,6 +75,7 @@ pub fn map_resources(
     stream: cudaStream_t,
 ) -> Result<(), cudaError_t> {
     let count = resource_count(count, resources)?;
+    let stream = crate::launch::driver_stream(stream, false)?;
     api()?.cuGraphicsMapResources(count, resources, stream).ok()
 }
 
@@ -85,6 +86,7 @@ pub fn unmap_resources(
     stream: cudaStream_t,
 ) -> Result<(), cudaError_t> {
     let count = resource_count(count, resources)?;
+    let stream = crate::launch::driver_stream(stream, false)?;
     api()?
         .cuGraphicsUnmapResources(count, resources, stream)
         .ok()
@@ -223,7 +225,12 @@ pub fn gl_map_buffer_object(
     let mut size = 0usize;
     match stream {
         None => api.cuGLMapBufferObject(&mut dptr, &mut size, buffer),
-        Some(s) => api.cuGLMapBufferObjectAsync(&mut dptr, &mut size, buffer, s),
+        Some(s) => api.cuGLMapBufferObjectAsync(
+            &mut dptr,
+            &mut size,
+            buffer,
+            crate::launch::driver_stream(s, false)?,
+        ),
     }
     .ok()?;
     out.write(dptr as *mut c_void)
@@ -237,7 +244,7 @@ pub fn gl_unmap_buffer_object(
     let api = api()?;
     match stream {
         None => api.cuGLUnmapBufferObject(buffer),
-        Some(s) => api.cuGLUnmapBufferObjectAsync(buffer, s),
+        Some(s) => api.cuGLUnmapBufferObjectAsync(buffer, crate::launch::driver_stream(s, false)?),
     }
     .ok()
 }

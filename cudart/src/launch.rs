@@ -95,14 +95,18 @@ pub fn pop_config(
     Ok(())
 }
 
-/// The driver stream for a runtime stream handle: the null stream of a
-/// per-thread-default-stream export is the per-thread stream.
+/// The driver stream for a runtime stream handle (the one conversion every
+/// call that hands a stream to the driver makes): the null stream of a
+/// per-thread-default-stream export is the per-thread stream; a stream the
+/// runtime destroyed, or whose context a reset destroyed, is refused
+/// (`cudaErrorInvalidResourceHandle`) before the driver sees it.
 #[inline]
-pub fn driver_stream(stream: cudaStream_t, per_thread: bool) -> CUstream {
+pub fn driver_stream(stream: cudaStream_t, per_thread: bool) -> Result<CUstream, cudaError_t> {
     if per_thread && stream.is_null() {
-        driver::CU_STREAM_PER_THREAD
+        Ok(driver::CU_STREAM_PER_THREAD)
     } else {
-        stream
+        crate::context::check_stream(stream.cast())?;
+        Ok(stream)
     }
 }
 
@@ -131,7 +135,7 @@ fn launch_kernel(
             block.y,
             block.z,
             shared,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
             args,
             std::ptr::null_mut(),
         )
@@ -304,7 +308,7 @@ pub fn launch_ex(
         block: [c.blockDim.x, c.blockDim.y, c.blockDim.z],
         shared: c_uint::try_from(c.dynamicSmemBytes)
             .map_err(|_| cudaError_t::cudaErrorInvalidValue)?,
-        stream: driver_stream(c.stream, per_thread),
+        stream: driver_stream(c.stream, per_thread)?,
         attrs: c.attrs.cast(),
         num_attrs: c.numAttrs,
     };
@@ -422,10 +426,21 @@ mod tests {
     fn per_thread_exports_map_the_null_stream() {
         assert_eq!(
             driver_stream(std::ptr::null_mut(), true),
-            driver::CU_STREAM_PER_THREAD
+            Ok(driver::CU_STREAM_PER_THREAD)
         );
-        assert!(driver_stream(std::ptr::null_mut(), false).is_null());
+        assert_eq!(
+            driver_stream(std::ptr::null_mut(), false),
+            Ok(std::ptr::null_mut())
+        );
         let s = 0x1234 as cudaStream_t;
-        assert_eq!(driver_stream(s, true), s);
+        assert_eq!(driver_stream(s, true), Ok(s));
+        // A stream the runtime destroyed never reaches the driver.
+        crate::retired::retire(s.cast());
+        assert_eq!(
+            driver_stream(s, false),
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        );
+        crate::retired::revive(s.cast());
+        assert_eq!(driver_stream(s, false), Ok(s));
     }
 }

@@ -34,6 +34,7 @@ pub mod occupancy;
 pub mod peer;
 pub mod profiler;
 pub mod registry;
+pub mod retired;
 pub mod stream;
 pub mod texture;
 pub mod trace;

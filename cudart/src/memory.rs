@@ -223,7 +223,7 @@ pub fn memcpy_async(
             dst as CUdeviceptr,
             src as CUdeviceptr,
             count,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }
@@ -259,7 +259,7 @@ pub fn memset_async(
             dst as CUdeviceptr,
             value as u8,
             count,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }
@@ -522,7 +522,7 @@ pub(crate) fn copy_2d(
     let api = api(per_thread)?;
     match stream {
         None => api.cuMemcpy2DUnaligned(&p).ok(),
-        Some(s) => api.cuMemcpy2DAsync(&p, driver_stream(s, per_thread)).ok(),
+        Some(s) => api.cuMemcpy2DAsync(&p, driver_stream(s, per_thread)?).ok(),
     }
 }
 
@@ -695,7 +695,7 @@ pub fn memcpy_3d(
     let api = api(per_thread)?;
     match stream {
         None => api.cuMemcpy3D(&c).ok(),
-        Some(s) => api.cuMemcpy3DAsync(&c, driver_stream(s, per_thread)).ok(),
+        Some(s) => api.cuMemcpy3DAsync(&c, driver_stream(s, per_thread)?).ok(),
     }
 }
 
@@ -719,7 +719,7 @@ pub fn memset_2d_async(
             value as u8,
             width,
             height,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }
@@ -757,7 +757,7 @@ pub fn memset_3d(
                 value as u8,
                 width,
                 rows,
-                driver_stream(s, per_thread),
+                driver_stream(s, per_thread)?,
             )
             .ok(),
     };
@@ -804,7 +804,7 @@ pub fn memcpy_batch_async(
             attrs,
             attrs_idxs,
             num_attrs,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }
@@ -819,7 +819,7 @@ pub fn memcpy_3d_batch_async(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     api(per_thread)?
-        .cuMemcpy3DBatchAsync(num_ops, ops, flags, driver_stream(stream, per_thread))
+        .cuMemcpy3DBatchAsync(num_ops, ops, flags, driver_stream(stream, per_thread)?)
         .ok()
 }
 
@@ -842,7 +842,7 @@ pub fn prefetch_async(
             count,
             location,
             flags,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }
@@ -881,7 +881,7 @@ pub fn prefetch_batch_async(
             targets.indices,
             targets.count,
             flags,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }
@@ -899,7 +899,7 @@ pub fn discard_batch_async(
             batch.sizes,
             batch.count,
             flags,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }
@@ -921,7 +921,7 @@ pub fn discard_and_prefetch_batch_async(
             targets.indices,
             targets.count,
             flags,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
         )
         .ok()
 }

@@ -31,7 +31,7 @@ pub fn malloc_async(
     out.check()?;
     let mut p: CUdeviceptr = 0;
     api(per_thread)?
-        .cuMemAllocAsync(&mut p, size, driver_stream(stream, per_thread))
+        .cuMemAllocAsync(&mut p, size, driver_stream(stream, per_thread)?)
         .ok()?;
     out.write(p as *mut c_void)
 }
@@ -47,7 +47,7 @@ pub fn malloc_from_pool_async(
     out.check()?;
     let mut p: CUdeviceptr = 0;
     api(per_thread)?
-        .cuMemAllocFromPoolAsync(&mut p, size, pool, driver_stream(stream, per_thread))
+        .cuMemAllocFromPoolAsync(&mut p, size, pool, driver_stream(stream, per_thread)?)
         .ok()?;
     out.write(p as *mut c_void)
 }
@@ -59,7 +59,7 @@ pub fn free_async(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     api(per_thread)?
-        .cuMemFreeAsync(ptr as CUdeviceptr, driver_stream(stream, per_thread))
+        .cuMemFreeAsync(ptr as CUdeviceptr, driver_stream(stream, per_thread)?)
         .ok()
 }
 

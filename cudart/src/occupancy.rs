@@ -46,7 +46,7 @@ fn driver_config(c: &cudaLaunchConfig_t) -> Result<CUlaunchConfig, cudaError_t> 
         blockDimY: c.blockDim.y,
         blockDimZ: c.blockDim.z,
         sharedMemBytes: shared_bytes(c.dynamicSmemBytes)?,
-        hStream: driver_stream(c.stream, false),
+        hStream: driver_stream(c.stream, false)?,
         attrs: c.attrs.cast(),
         numAttrs: c.numAttrs,
     })
@@ -125,7 +125,7 @@ pub fn launch_cooperative(
             block.y,
             block.z,
             shared,
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
             args,
         )
         .ok()

@@ -93,7 +93,7 @@ pub fn memcpy_peer(
     match stream {
         None => api.cuMemcpyPeer(d, dst_ctx, s, src_ctx, count).ok(),
         Some(st) => api
-            .cuMemcpyPeerAsync(d, dst_ctx, s, src_ctx, count, driver_stream(st, false))
+            .cuMemcpyPeerAsync(d, dst_ctx, s, src_ctx, count, driver_stream(st, false)?)
             .ok(),
     }
 }
@@ -154,7 +154,7 @@ pub fn memcpy_3d_peer(
     match stream {
         None => api.cuMemcpy3DPeer(&c).ok(),
         Some(s) => api
-            .cuMemcpy3DPeerAsync(&c, driver_stream(s, per_thread))
+            .cuMemcpy3DPeerAsync(&c, driver_stream(s, per_thread)?)
             .ok(),
     }
 }

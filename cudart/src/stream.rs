@@ -66,7 +66,7 @@ pub fn destroy(stream: cudaStream_t) -> Result<(), cudaError_t> {
 pub fn synchronize(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
     crate::context::check_stream(stream.cast())?;
     driver::get()?
-        .cuStreamSynchronize(driver_stream(stream, per_thread))
+        .cuStreamSynchronize(driver_stream(stream, per_thread)?)
         .ok()
 }
 
@@ -75,7 +75,7 @@ pub fn synchronize(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaErr
 pub fn query(stream: cudaStream_t, per_thread: bool) -> Result<(), cudaError_t> {
     crate::context::check_stream(stream.cast())?;
     driver::get()?
-        .cuStreamQuery(driver_stream(stream, per_thread))
+        .cuStreamQuery(driver_stream(stream, per_thread)?)
         .ok()
 }
 
@@ -89,7 +89,7 @@ pub fn wait_event(
     crate::context::check_stream(stream.cast())?;
     crate::context::check_event(event)?;
     driver::get()?
-        .cuStreamWaitEvent(driver_stream(stream, per_thread), event, flags)
+        .cuStreamWaitEvent(driver_stream(stream, per_thread)?, event, flags)
         .ok()
 }
 
@@ -103,7 +103,7 @@ pub fn get_flags(
     out.check()?;
     let mut f = 0;
     driver::get()?
-        .cuStreamGetFlags(driver_stream(stream, per_thread), &mut f)
+        .cuStreamGetFlags(driver_stream(stream, per_thread)?, &mut f)
         .ok()?;
     out.write(f)
 }
@@ -118,7 +118,7 @@ pub fn get_priority(
     out.check()?;
     let mut p = 0;
     driver::get()?
-        .cuStreamGetPriority(driver_stream(stream, per_thread), &mut p)
+        .cuStreamGetPriority(driver_stream(stream, per_thread)?, &mut p)
         .ok()?;
     out.write(p)
 }
@@ -156,7 +156,7 @@ pub fn launch_host_func(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     driver::get()?
-        .cuLaunchHostFunc(driver_stream(stream, per_thread), f, data)
+        .cuLaunchHostFunc(driver_stream(stream, per_thread)?, f, data)
         .ok()
 }
 
@@ -187,7 +187,7 @@ pub fn add_callback(
         >(cb)
     };
     driver::get()?
-        .cuStreamAddCallback(driver_stream(stream, per_thread), Some(cb), data, 0)
+        .cuStreamAddCallback(driver_stream(stream, per_thread)?, Some(cb), data, 0)
         .ok()
 }
 
@@ -214,7 +214,7 @@ pub fn begin_capture(
 ) -> Result<(), cudaError_t> {
     check_mode(mode)?;
     api(per_thread)?
-        .cuStreamBeginCapture(driver_stream(stream, per_thread), mode)
+        .cuStreamBeginCapture(driver_stream(stream, per_thread)?, mode)
         .ok()
 }
 
@@ -232,7 +232,7 @@ pub fn begin_capture_to_graph(
     check_mode(mode)?;
     api(per_thread)?
         .cuStreamBeginCaptureToGraph(
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
             graph,
             deps,
             edges,
@@ -252,7 +252,7 @@ pub fn end_capture(
     // Straight into the caller's location: an invalidated capture ends
     // with NULL there, exactly as the driver writes it.
     api(per_thread)?
-        .cuStreamEndCapture(driver_stream(stream, per_thread), graph.as_ptr())
+        .cuStreamEndCapture(driver_stream(stream, per_thread)?, graph.as_ptr())
         .ok()
 }
 
@@ -265,7 +265,7 @@ pub fn is_capturing(
     status.check()?;
     let mut st = cudaStreamCaptureStatus::cudaStreamCaptureStatusNone;
     api(per_thread)?
-        .cuStreamIsCapturing(driver_stream(stream, per_thread), &mut st)
+        .cuStreamIsCapturing(driver_stream(stream, per_thread)?, &mut st)
         .ok()?;
     status.write(st)
 }
@@ -294,7 +294,7 @@ pub fn get_capture_info(
     }
     api(per_thread)?
         .cuStreamGetCaptureInfo(
-            driver_stream(stream, per_thread),
+            driver_stream(stream, per_thread)?,
             status.as_ptr(),
             out.id,
             out.graph,
@@ -318,7 +318,13 @@ pub fn update_capture_dependencies(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     api(per_thread)?
-        .cuStreamUpdateCaptureDependencies(driver_stream(stream, per_thread), deps, edges, n, flags)
+        .cuStreamUpdateCaptureDependencies(
+            driver_stream(stream, per_thread)?,
+            deps,
+            edges,
+            n,
+            flags,
+        )
         .ok()
 }
 
@@ -342,7 +348,7 @@ pub fn get_attribute(
     value.check()?;
     let mut v = cudaLaunchAttributeValue::default();
     api(per_thread)?
-        .cuStreamGetAttribute(driver_stream(stream, per_thread), attr, &mut v)
+        .cuStreamGetAttribute(driver_stream(stream, per_thread)?, attr, &mut v)
         .ok()?;
     value.write(v)
 }
@@ -356,7 +362,7 @@ pub fn set_attribute(
 ) -> Result<(), cudaError_t> {
     let v = value.read()?;
     api(per_thread)?
-        .cuStreamSetAttribute(driver_stream(stream, per_thread), attr, &v)
+        .cuStreamSetAttribute(driver_stream(stream, per_thread)?, attr, &v)
         .ok()
 }
 
@@ -368,8 +374,8 @@ pub fn copy_attributes(
 ) -> Result<(), cudaError_t> {
     api(per_thread)?
         .cuStreamCopyAttributes(
-            driver_stream(dst, per_thread),
-            driver_stream(src, per_thread),
+            driver_stream(dst, per_thread)?,
+            driver_stream(src, per_thread)?,
         )
         .ok()
 }
@@ -379,7 +385,7 @@ pub fn get_id(stream: cudaStream_t, out: Out<u64>, per_thread: bool) -> Result<(
     out.check()?;
     let mut id = 0u64;
     api(per_thread)?
-        .cuStreamGetId(driver_stream(stream, per_thread), &mut id)
+        .cuStreamGetId(driver_stream(stream, per_thread)?, &mut id)
         .ok()?;
     out.write(id)
 }
@@ -393,7 +399,7 @@ pub fn get_device(
     out.check()?;
     let mut dev = 0;
     api(per_thread)?
-        .cuStreamGetDevice(driver_stream(stream, per_thread), &mut dev)
+        .cuStreamGetDevice(driver_stream(stream, per_thread)?, &mut dev)
         .ok()?;
     out.write(dev)
 }
@@ -408,6 +414,11 @@ pub fn attach_mem_async(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     api(per_thread)?
-        .cuStreamAttachMemAsync(driver_stream(stream, per_thread), ptr as u64, length, flags)
+        .cuStreamAttachMemAsync(
+            driver_stream(stream, per_thread)?,
+            ptr as u64,
+            length,
+            flags,
+        )
         .ok()
 }
