@@ -101,6 +101,7 @@ struct Driver {
   decltype(&::cuGraphInstantiateWithFlags) graph_instantiate = nullptr;
   decltype(&::cuGraphExecDestroy) graph_exec_destroy = nullptr;
   decltype(&::cuGraphLaunch) graph_launch = nullptr;
+  decltype(&::cuCtxGetCurrent) ctx_get_current = nullptr;
   bool loaded = false;
 
   // Setup check of a raw benchmark: the entry points it calls exist.
@@ -141,6 +142,7 @@ struct Driver {
     BENCH_SYM(graph_instantiate, "cuGraphInstantiateWithFlags");
     BENCH_SYM(graph_exec_destroy, "cuGraphExecDestroy");
     BENCH_SYM(graph_launch, "cuGraphLaunch");
+    BENCH_SYM(ctx_get_current, "cuCtxGetCurrent");
 #undef BENCH_SYM
     return loaded;
   }
@@ -200,65 +202,129 @@ static inline double bench_convert(const Bench &b, double ns_per_op) {
   return ns_per_op;
 }
 
-static inline void bench_run_one(Bench &b) {
+// One benchmark being measured: calibrated loop length and its samples.
+struct BenchRun {
+  Bench *b;
+  long n = 0;               // operations per repetition
+  std::vector<double> v;    // one value per repetition, in the bench's unit
+  std::vector<double> ns;   // the same in ns per operation
+  bool failed = false;
+};
+
+// Setup and calibration: n such that one repetition takes BENCH_REP_MS.
+static inline bool bench_prepare(BenchRun &r) {
+  Bench &b = *r.b;
   const double rep_ns = bench_env("BENCH_REP_MS", 50) * 1e6;
   const double cal_ns = bench_env("BENCH_CAL_MS", 10) * 1e6;
-  const int reps = std::max(1, (int)bench_env("BENCH_REPS", 5));
-  auto settle = [&] {
-    if (b.settle) b.settle();
-  };
   if (b.setup) {
     int e = b.setup();
     if (e) {
       bench_error(b.name.c_str(), e, "setup");
       if (b.teardown) b.teardown();
-      return;
+      return false;
     }
   }
-  // Calibrate.
   long n = 1;
   double t = 0;
   for (;;) {
     double t0 = bench_now_ns();
     int e = b.body(n);
     t = bench_now_ns() - t0;
-    settle();
+    if (b.settle) b.settle();
     if (e) {
       bench_error(b.name.c_str(), e, "calibration");
       if (b.teardown) b.teardown();
-      return;
+      return false;
     }
     if (t >= cal_ns || n >= (1L << 40)) break;
     n *= 2;
   }
-  long big_n = std::max(1L, (long)(rep_ns * (double)n / std::max(t, 1.0)));
-  std::vector<double> v;
-  for (int r = 0; r < reps; r++) {
-    double t0 = bench_now_ns();
-    int e = b.body(big_n);
-    double dt = bench_now_ns() - t0;
-    settle();
-    if (e) {
-      bench_error(b.name.c_str(), e, "repetition");
-      if (b.teardown) b.teardown();
-      return;
-    }
-    v.push_back(bench_convert(b, dt / ((double)big_n * b.per_call)));
+  r.n = std::max(1L, (long)(rep_ns * (double)n / std::max(t, 1.0)));
+  return true;
+}
+
+// One timed repetition.
+static inline bool bench_rep(BenchRun &r) {
+  Bench &b = *r.b;
+  double t0 = bench_now_ns();
+  int e = b.body(r.n);
+  double dt = bench_now_ns() - t0;
+  if (b.settle) b.settle();
+  if (e) {
+    bench_error(b.name.c_str(), e, "repetition");
+    r.failed = true;
+    return false;
   }
-  if (b.teardown) b.teardown();
-  std::vector<double> s = v;
+  double per_op = dt / ((double)r.n * b.per_call);
+  r.ns.push_back(per_op);
+  r.v.push_back(bench_convert(b, per_op));
+  return true;
+}
+
+static inline double bench_median(std::vector<double> s) {
   std::sort(s.begin(), s.end());
-  double med = (s.size() % 2) ? s[s.size() / 2]
-                              : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
-  printf("BENCH %s %.6g %s %d n=%ld min=%.6g max=%.6g%s%s\n", b.name.c_str(), med,
-         b.unit.c_str(), reps, big_n, s.front(), s.back(), b.raw.empty() ? "" : " raw=",
-         b.raw.c_str());
+  return (s.size() % 2) ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
+}
+
+// The BENCH line(s) of a finished benchmark; `pair`: the median over the
+// repetitions of (this repetition / the raw counterpart's adjacent one),
+// when the two ran interleaved.
+static inline void bench_print(BenchRun &r, double pair = 0) {
+  Bench &b = *r.b;
+  if (r.failed || r.v.empty()) return;
+  std::vector<double> s = r.v;
+  std::sort(s.begin(), s.end());
+  double med = bench_median(r.v);
+  int reps = (int)r.v.size();
+  char pair_kv[64] = "";
+  if (pair > 0) snprintf(pair_kv, sizeof pair_kv, " pair=%.6g", pair);
+  printf("BENCH %s %.6g %s %d n=%ld min=%.6g max=%.6g%s%s%s\n", b.name.c_str(), med,
+         b.unit.c_str(), reps, r.n, s.front(), s.back(), b.raw.empty() ? "" : " raw=",
+         b.raw.c_str(), pair_kv);
   if (!b.rate_name.empty() && b.unit == "ns") {
     // The rate of the median time is the median rate (a monotonic map).
-    printf("BENCH %s %.6g %s %d n=%ld min=%.6g max=%.6g%s%s\n", b.rate_name.c_str(),
-           1e9 / med, b.rate_unit.c_str(), reps, big_n, 1e9 / s.back(), 1e9 / s.front(),
-           b.rate_raw.empty() ? "" : " raw=", b.rate_raw.c_str());
+    printf("BENCH %s %.6g %s %d n=%ld min=%.6g max=%.6g%s%s%s\n", b.rate_name.c_str(),
+           1e9 / med, b.rate_unit.c_str(), reps, r.n, 1e9 / s.back(), 1e9 / s.front(),
+           b.rate_raw.empty() ? "" : " raw=", b.rate_raw.c_str(), pair_kv);
   }
+}
+
+static inline void bench_run_one(Bench &b) {
+  const int reps = std::max(1, (int)bench_env("BENCH_REPS", 5));
+  BenchRun r;
+  r.b = &b;
+  if (!bench_prepare(r)) return;
+  for (int i = 0; i < reps; i++)
+    if (!bench_rep(r)) break;
+  if (b.teardown) b.teardown();
+  bench_print(r);
+}
+
+// A benchmark and its raw-driver counterpart, repetitions interleaved
+// (A B, B A, A B, ...): slow drift of the machine hits both alike, and the
+// ratio of adjacent repetitions (`pair=`) is the runtime's overhead over
+// the driver with that drift cancelled.
+static inline void bench_run_pair(Bench &b, Bench &raw, bool print_raw) {
+  const int reps = std::max(1, (int)bench_env("BENCH_REPS", 5));
+  BenchRun a, d;
+  a.b = &b;
+  d.b = &raw;
+  bool ok_a = bench_prepare(a), ok_d = bench_prepare(d);
+  std::vector<double> ratios;
+  for (int i = 0; i < reps && ok_a && ok_d; i++) {
+    bool first_a = (i % 2) == 0;
+    if (!bench_rep(first_a ? a : d) || !bench_rep(first_a ? d : a)) break;
+    ratios.push_back(a.ns.back() / d.ns.back());
+  }
+  for (int i = 0; ok_a && !ok_d && i < reps; i++)
+    if (!bench_rep(a)) break;
+  for (int i = 0; ok_d && !ok_a && i < reps; i++)
+    if (!bench_rep(d)) break;
+  if (ok_a && b.teardown) b.teardown();
+  if (ok_d && raw.teardown) raw.teardown();
+  bool paired = !ratios.empty() && !a.failed && !d.failed;
+  bench_print(a, paired ? bench_median(ratios) : 0);
+  if (print_raw) bench_print(d);
 }
 
 // `--list`: print the declarations and return 0 without any CUDA call.
@@ -297,8 +363,29 @@ static inline int bench_main(const char *prog, int argc, char **argv, BenchList 
     }
   }
   double start = bench_now_ns();
+  // A benchmark whose raw counterpart is in the list runs interleaved with
+  // it (the counterpart again for each benchmark that names it; its own
+  // line is printed the first time); everything else on its own.
+  const size_t none = list.items.size();
+  auto find = [&](const std::string &name) {
+    for (size_t k = 0; k < list.items.size(); k++)
+      if (list.items[k].name == name && bench_selected(name)) return k;
+    return none;
+  };
+  std::vector<bool> is_raw(list.items.size(), false), printed(list.items.size(), false);
   for (auto &b : list.items)
-    if (bench_selected(b.name)) bench_run_one(b);
+    if (!b.raw.empty() && bench_selected(b.name) && find(b.raw) != none) is_raw[find(b.raw)] = true;
+  for (size_t i = 0; i < list.items.size(); i++) {
+    Bench &b = list.items[i];
+    if (is_raw[i] || !bench_selected(b.name)) continue;
+    size_t j = b.raw.empty() ? none : find(b.raw);
+    if (j != none) {
+      bench_run_pair(b, list.items[j], !printed[j]);
+      printed[j] = true;
+    } else {
+      bench_run_one(b);
+    }
+  }
   printf("INFO %s benchmarks_s %.3f\n", prog, (bench_now_ns() - start) / 1e9);
   return 0;
 }

@@ -384,7 +384,7 @@ for d in sorted(glob.glob(os.path.join(work, "runs", "*", "*", "r*"))):
             if kv.get("raw") and not b.get("raw"):
                 b["raw"] = kv["raw"]
             sample = {"value": v, "round": rnd, "rep": rep}
-            for k in ("n", "min", "max"):
+            for k in ("n", "min", "max", "pair"):
                 if k in kv:
                     sample[k] = float(kv[k])
             values.setdefault((w[1], rt), []).append(sample)
@@ -477,6 +477,23 @@ for name in order:
     b["ratio_ours_nvidia"] = time_ratio(b, b["ours_median"], b["nvidia_median"])
     b["ratio_ours_raw"] = time_ratio(b, b["ours_median"], b.get("raw_ours_median")) if raw else None
     b["ratio_nvidia_raw"] = time_ratio(b, b["nvidia_median"], b.get("raw_nvidia_median")) if raw else None
+    # Interleaved with the raw counterpart in each process (bench.h,
+    # bench_run_pair): the median over processes of each process's median
+    # ratio of adjacent repetitions. Drift within a process cancels; this is
+    # the ratio the targets use when present.
+    for rt in RUNTIMES + ("notrace",):
+        pairs = [x["pair"] for x in values.get((name, rt), []) if "pair" in x]
+        if pairs:
+            b["pair_" + rt] = pairs
+            b["pair_" + rt + "_median"] = median(pairs)
+    if b.get("pair_ours_median") is not None:
+        b["ratio_ours_raw_unpaired"] = b["ratio_ours_raw"]
+        b["ratio_ours_raw"] = b["pair_ours_median"]
+    if b.get("pair_nvidia_median") is not None:
+        b["ratio_nvidia_raw_unpaired"] = b["ratio_nvidia_raw"]
+        b["ratio_nvidia_raw"] = b["pair_nvidia_median"]
+    if b.get("pair_notrace_median") is not None and b.get("notrace_median") is not None:
+        b["ratio_notrace_raw"] = b["pair_notrace_median"]
     # The same ratio round by round (adjacent processes): its spread shows the noise.
     per_round = []
     nv_by = {(x["round"], x["rep"]): x["value"] for x in b["nvidia_samples"]}
