@@ -117,6 +117,11 @@ pub(crate) fn arm_exit_watch() {
 
 extern "C" fn exit_watch(_: *mut c_void) {
     let _ = std::panic::catch_unwind(|| {
+        // A forked child (its exit runs the parent's handlers too) and a
+        // runtime already tearing down leave the driver alone.
+        if boundary::tearing_down() {
+            return;
+        }
         let Some(drv) = driver::loaded() else { return };
         let mut n = 0;
         if drv.cuDeviceGetCount(&mut n) == driver::CUresult::ERROR_DEINITIALIZED {

@@ -417,7 +417,9 @@ impl Kernels {
             let off = k.stub.wrapping_sub(stub0);
             let name = (k.name as isize).wrapping_sub(name0 as isize);
             ok &= off >= next && off <= u32::MAX as usize && name == name as i32 as isize;
-            next = off + 1;
+            // A stub below the lowest end wraps to an offset near
+            // `usize::MAX` (refused just above): no overflow here.
+            next = off.saturating_add(1);
             v.push((off as u32, name as i32));
         };
         if descending {
@@ -1242,7 +1244,16 @@ pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
     let lib = fb.library.swap(std::ptr::null_mut(), Ordering::AcqRel);
     if !lib.is_null() && !crate::boundary::tearing_down() {
         if let Some(drv) = driver::loaded() {
-            let _ = drv.cuLibraryUnload(lib);
+            // Unregistration runs at exit, possibly after the driver's own
+            // shutdown (when the program initialized the driver before the
+            // runtime did, no exit watch noticed it): ask first, so a
+            // library is never handed to a driver that has shut down.
+            let mut n = 0;
+            if drv.cuDeviceGetCount(&mut n) == driver::CUresult::ERROR_DEINITIALIZED
+                || drv.cuLibraryUnload(lib) == driver::CUresult::ERROR_DEINITIALIZED
+            {
+                crate::boundary::driver_gone();
+            }
         }
     }
     trace::end!(
