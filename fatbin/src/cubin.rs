@@ -491,7 +491,9 @@ impl<'a> Cubin<'a> {
     pub fn common_resources(&self) -> Vec<(String, u64)> {
         let mut out = vec![(
             "GLOBAL".to_string(),
-            self.section_size(b".nv.global") + self.section_size(b".nv.global.init"),
+            // Sizes are the file's (`.nv.global` is NOBITS: any value).
+            self.section_size(b".nv.global")
+                .saturating_add(self.section_size(b".nv.global.init")),
         )];
         for sh in &self.elf.sections {
             let name = self.elf.name(sh);
