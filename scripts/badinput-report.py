@@ -77,6 +77,13 @@ def result(rest, show):
     return "; ".join(parts)
 
 
+def batch_size(run):
+    """N of "children: K started (batches of up to N: ...)" (runner.h), 1
+    for a child per case or a run that predates the line."""
+    m = re.search(r"batches of up to (\d+)", run.get("children_line", ""))
+    return int(m[1]) if m else 1
+
+
 def cell(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
@@ -113,12 +120,30 @@ def main():
       "and 0x7fffffff, unknown flag bits, devices -1 and 9999, sizes 0 and 2^62, device "
       "pointers + 1, host memory where device memory is due. The cases and their ids "
       "(`FUNCTION#PARAM=WHAT`) are generated from the toolchain's headers "
-      "(`abi-tests/harness/gen.rs`); each runs in its own forked child (`runner.h`), "
-      "`--gpu --bad`, under NVIDIA's runtime and under ours: same binary, "
-      "`LD_LIBRARY_PATH` switched. Recorded per case: the return code, the last "
-      "error after the call, whether it is sticky (still set after "
-      "`cudaGetLastError`), whether an ordinary `cudaMalloc(16)`/`cudaFree` works "
-      "afterwards (the context), and how the child ended.")
+      "(`abi-tests/harness/gen.rs`) and run by `runner.h`, `--gpu --bad`, under "
+      "NVIDIA's runtime and under ours: same binary, `LD_LIBRARY_PATH` switched. "
+      "Recorded per case: the return code, the last error after the call, whether "
+      "it is sticky (still set after `cudaGetLastError`), whether an ordinary "
+      "`cudaMalloc(16)`/`cudaFree` works afterwards (the context), and how the "
+      "process running it ended.")
+    p("")
+    batched = any(batch_size(r) > 1 for r in runs.values())
+    if not batched:
+        p("Each case runs in its own forked child.")
+    else:
+        p("The cases run in batch mode: a forked child runs a batch of cases one "
+          "after the other in one process with one CUDA context, clearing the last "
+          "error before each. After each case it checks that the context still "
+          "works, that no error is sticky and that `cudaDeviceSynchronize` succeeds; "
+          "if not, or if the case crashed or hung, that case is reported as it "
+          "ended and a fresh child goes on with the next one, so no case runs in a "
+          "context an earlier case broke. Cases of functions that reset or "
+          "configure the device or the process (flags, limits, the current device "
+          "or memory pool, registrations, callbacks; `ISOLATED` in gen.rs) each run "
+          "alone in a fresh child. A destroyed handle may crash in a fresh child and "
+          "not in a long-lived one, or the other way round (its memory has a "
+          "history); crashes inside a batch are checked again in a fresh child only "
+          "with `--recheck`.")
     p("")
     p("Made by `scripts/harness-prepare.sh` (here), `harness-run.sh` (GPU machine) "
       "and `scripts/badinput-report.py`.")
@@ -142,6 +167,8 @@ def main():
     p("|---|---:|---:|")
     p(f"| cases in the matrix | {c.get('cases')} | {c.get('cases')} |")
     p(f"| cases run | {nv_r.get('ran')} | {ours_r.get('ran')} |")
+    if nv_r.get("children") is not None or ours_r.get("children") is not None:
+        p(f"| child processes | {nv_r.get('children', '-')} | {ours_r.get('children', '-')} |")
     p(f"| wall time (s) | {nv_r.get('wall_s')} | {ours_r.get('wall_s')} |")
     p(f"| crashes (signal) | {both('crashes')} |")
     p(f"| hangs (timeout) | {both('hangs')} |")
@@ -154,6 +181,8 @@ def main():
     if missing:
         p(f"- run under one runtime only: {len(missing)} (a budget ran out, or a run was cut off)")
     for rt, r in runs.items():
+        if r.get("children_line"):
+            p(f"- {rt}: {r['children_line']}")
         if r.get("budget_spent"):
             p(f"- {rt}: the time budget ran out after {r.get('ran')} of {r.get('selected')} cases")
         if r.get("ran") is None:

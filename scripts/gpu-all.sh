@@ -6,14 +6,15 @@
 #
 # Parts, in this order, each under its own time limit so one hang cannot
 # eat the others' time. One device command may run 10 minutes, so the
-# round trip is two commands, back to back (the machine stays warm):
-#   PARTS="samples torch diag harness"   then   PARTS="stress bench"
+# round trip is three commands, back to back (the machine stays warm):
+#   PARTS="samples torch diag"  then  PARTS="harness stress"  then  PARTS=bench
 #   samples  every c-sample under NVIDIA's runtime and ours, with the trace
 #            (gpu-run.sh)                               -> OUT/s/results.json
-#   torch    the PyTorch workload under both (pytorch/run.sh)
+#   torch    the PyTorch workload under both (pytorch/run.sh), TORCH_ROUNDS
+#            rounds (default 3; an exit crash shows in some rounds only)
 #   diag     the diagnostics cases (c-samples/diag/run.py)
 #   harness  the differential harness in GPU mode (harness-run.sh)
-#   stress   rel_stress for STRESS_SECONDS (default 90) under ours, and
+#   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
 #            rel_dlopen_fire for 20 s
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
 # Everything else is packed into OUT/rest.tar.gz (the device tool brings
@@ -54,7 +55,8 @@ part() {  # part NAME LIMIT_S COMMAND...
 part samples 230 env GPU_RUN_BUDGET=200 bash "$gb/gpu-run.sh" "$gb" "$rest/s"
 [[ -f $rest/s/results.json ]] && mkdir -p "$out/s" && cp "$rest/s/results.json" "$out/s/"
 
-part torch 200 bash "$gb/pytorch/run.sh" "$gb/lib" "$rest/torch" 1
+torch_rounds=${TORCH_ROUNDS:-3}
+part torch $((torch_rounds * 70 + 90)) bash "$gb/pytorch/run.sh" "$gb/lib" "$rest/torch" "$torch_rounds"
 
 part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/diag.json"
 
@@ -62,11 +64,14 @@ if [[ -d $gb/harness ]]; then
   part harness 330 env HARNESS_BAD_BUDGET="${HARNESS_BAD_BUDGET:-70}" HARNESS_ARGS="${HARNESS_ARGS:---gpu --jobs 16}" bash "$gb/scripts/harness-run.sh" "$gb/harness" "$nv_lib" "$gb/lib" "$rest/harness"
 fi
 
-stress_s=${STRESS_SECONDS:-90}
+stress_s=${STRESS_SECONDS:-120}
+# A crash prints a native backtrace (scripts/crash-backtrace.so, preloaded).
+cb=$gb/scripts/crash-backtrace.so
+[[ -e $cb ]] || cb=
 part stress $((stress_s + 70)) bash -c "
   cd '$gb/bin' &&
-  echo '--- rel_stress, ours, ${stress_s} s' && LD_LIBRARY_PATH='$gb/lib' REL_STRESS_SECONDS=$stress_s ./rel_stress; echo \"rc \$?\";
-  echo '--- rel_dlopen_fire, ours, 20 s' && LD_LIBRARY_PATH='$gb/lib' REL_FIRE_SECONDS=20 ./rel_dlopen_fire; echo \"rc \$?\""
+  echo '--- rel_stress, ours, ${stress_s} s' && LD_PRELOAD='$cb' LD_LIBRARY_PATH='$gb/lib' REL_STRESS_SECONDS=$stress_s ./rel_stress; echo \"rc \$?\";
+  echo '--- rel_dlopen_fire, ours, 20 s' && LD_PRELOAD='$cb' LD_LIBRARY_PATH='$gb/lib' REL_FIRE_SECONDS=20 ./rel_dlopen_fire; echo \"rc \$?\""
 
 if [[ -d $bb ]]; then
   part bench 400 bash "$bb/bench-run.sh" "$bb" "$rest/b"

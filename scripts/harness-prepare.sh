@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the differential harness (abi-tests/harness: every export of
-# libcudart.so.13 called with ordinary arguments, one forked child per call)
-# on this CPU machine for a run on the GPU machine:
+# libcudart.so.13 called with ordinary arguments in forked children, and the
+# bad-input matrix, in batches of cases per child on the GPU; runner.h) on
+# this CPU machine for a run on the GPU machine:
 #
 #   scripts/harness-prepare.sh OUTDIR
 #

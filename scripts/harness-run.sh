@@ -3,11 +3,18 @@
 # NVIDIA's libcudart.so.13 and under ours, same binary, LD_LIBRARY_PATH
 # switched; on the GPU machine in --gpu mode (real streams, events, graphs,
 # device memory as arguments). Two parts, each under both runtimes:
-#   calls  every export once with ordinary arguments (issue #7)
+#   calls  every export once with ordinary arguments (issue #7), a child
+#          per call
 #   bad    the bad-input matrix (issue #9): every export once per bad
-#          argument (--bad; 16 children at once, 10 s per case, no child
-#          started after HARNESS_BAD_BUDGET seconds; --spread: if the budget
-#          runs out, the cases that ran are a sample of the whole matrix)
+#          argument, all 2,484 cases (--bad --gpu: batch mode, runner.h:
+#          16 jobs, each running batches of cases in one child with one
+#          CUDA context, a fresh child after a case that crashes, hangs or
+#          leaves the context unusable, and a child of their own for the
+#          cases that reset or configure the device or the process; 10 s
+#          per case; no case started after HARNESS_BAD_BUDGET seconds, a
+#          safety limit: --spread makes the cases that ran a sample of the
+#          whole matrix if it runs out). The log says how many cases ran
+#          and how many children it took.
 # Needs bash, coreutils and python3; no cargo, no network.
 #
 #   harness-run.sh BINDIR NVIDIA_LIBDIR OURS_LIBDIR OUTDIR
@@ -33,8 +40,10 @@
 #                        no-driver mode)
 #   HARNESS_TIMEOUT      calls: seconds for one whole run (default 150)
 #   HARNESS_BAD_ARGS     bad: program arguments (default "--gpu --bad --spread
-#                        --jobs 16 --timeout 10"; "--bad --first" without a
-#                        driver)
+#                        --jobs 16 --timeout 10", batch mode; add "--batch 1"
+#                        for a child per case, "--recheck" to run a case that
+#                        crashed or hung inside a batch again in a fresh
+#                        child; "--bad --first" without a driver)
 #   HARNESS_BAD_BUDGET   bad: no case starts after this many seconds (default
 #                        110: a run ends within about 120 s)
 #   HARNESS_BAD_TIMEOUT  bad: seconds for one whole run (default 160)
@@ -88,7 +97,7 @@ run_part() {
     rc=$?
     t1=$(date +%s.%N)
     wall=$(python3 -c "print(round($t1 - $t0, 1))")
-    say "$part $rt: exit $rc, ${wall} s, $(grep -vc '^#' "$out/$rt$sfx.txt") lines; $(grep '^# done' "$out/$rt$sfx.txt" || echo '# not done')"
+    say "$part $rt: exit $rc, ${wall} s, $(grep -vc '^#' "$out/$rt$sfx.txt") lines; $(grep '^# done' "$out/$rt$sfx.txt" || echo '# not done'); $(grep '^# children' "$out/$rt$sfx.txt" || echo '# children: ?')"
     echo "$rt $rc $wall ${loaded:--}" >>"$out/runs$sfx.txt"
   done
 }
@@ -114,6 +123,11 @@ def report(path):
             if m:
                 done = {"ran": int(m[1]), "selected": int(m[2]), "wall_s": float(m[3]),
                         "budget_spent": bool(m[4])}
+        if line.startswith("# children: ") and done is not None:
+            m = re.match(r"# children: (\d+) started", line)
+            if m:
+                done["children"] = int(m[1])
+                done["children_line"] = line[2:]
         if not line or line.startswith("#"):
             continue
         name, _, rest = line.partition(" ")
@@ -242,6 +256,8 @@ for rt, r in runs.items():
     ran = f", ran {r['ran']} of {r.get('selected')}" if r.get("ran") is not None else ", " + r.get("note", "")
     if r.get("budget_spent"):
         ran += " (budget spent)"
+    if r.get("children_line"):
+        ran += f"; {r['children_line']}"
     s.append(f"  {rt}: exit {r.get('exit')}, {r.get('wall_s')} s{ran}, {r.get('libcudart', '')}")
 for key in ("crashes", "hangs", "other_ends"):
     for rt, lst in result[key].items():
@@ -274,6 +290,7 @@ if [[ " $modes " == *" calls "* ]]; then
   compare calls "" "$bin/allowed-differences.txt"
 fi
 if [[ " $modes " == *" bad "* ]]; then
+  # Batch mode is the program's default for --gpu --bad.
   bad_args=${HARNESS_BAD_ARGS:---gpu --bad --spread --jobs 16 --timeout 10}
   run_part bad -bad "${HARNESS_BAD_TIMEOUT:-160}" "$bad_args --budget ${HARNESS_BAD_BUDGET:-110}"
   compare bad -bad "$bin/allowed-bad.txt"

@@ -1,6 +1,7 @@
 //! The generator of the differential harness (issue #7): a CUDA program that
-//! calls every export of `libcudart.so.13` with ordinary arguments, one
-//! forked child per call, and prints one line per export (see `runner.h`).
+//! calls every export of `libcudart.so.13` with ordinary arguments, in forked
+//! children (one per call, or with `--batch` many per child), and prints one
+//! line per export (see `runner.h`).
 //!
 //! 1. The prototypes come from the real headers of the toolchain wheel, read
 //!    at build time: `cuda_runtime_api.h` and the GL, EGL and VDPAU interop
@@ -21,7 +22,8 @@
 //!    pointers + 1, host memory where device memory is due...), decided by
 //!    the parameter's type and name from the tables of that section. Each
 //!    case is the ordinary call with one argument replaced, and has a stable
-//!    id, `FUNCTION#PARAM=WHAT`.
+//!    id, `FUNCTION#PARAM=WHAT`. The exports of [`ISOLATED`] run alone, in a
+//!    fresh child each, even in batch mode (their mark in the table).
 //! 4. The program is `harness.cu`: the generated calls plus `runner.h`,
 //!    compiled by the wheel's nvcc with `-cudart shared`, with a small
 //!    fatbin (`harness_lib_kernel`, `harness_lib_var`) embedded for the
@@ -1185,6 +1187,98 @@ pub fn bad_cases(proto: &Proto, args: &[Arg], enums: &Enums) -> Result<Vec<BadCa
 }
 
 // ---------------------------------------------------------------------------
+// Batch mode (runner.h, `--batch`): calls that run alone.
+
+/// Exports whose every call, ordinary or a case of the bad-input matrix,
+/// runs in a fresh child of its own even in batch mode (runner.h), with the
+/// reason. Batch mode runs many cases in one process and checks after each
+/// that the context works and no error is sticky; these change what that
+/// check cannot see (the context's or the process's configuration, the
+/// current device, registrations, callbacks, the launch-configuration
+/// stack, an open capture), tear the context down, or answer differently
+/// when they are not the process's first calls. The name is the base name:
+/// the `_ptds`/`_ptsz` forms follow it. Not here, because the check after
+/// each case sees what they leave: a capture left open (cudaStreamBeginCapture*:
+/// the follow-up cudaMalloc and cudaDeviceSynchronize fail during a global
+/// capture); and the kernel attribute setters (their ordinary values are
+/// the defaults, and no later case prints an attribute's value).
+pub const ISOLATED: &[(&str, &str)] = &[
+    ("cudaDeviceReset", "destroys the primary context"),
+    (
+        "cudaInitDevice",
+        "initializes the primary context with flags: a fresh process's call",
+    ),
+    ("cudaSetDevice", "the thread's current device"),
+    ("cudaSetDeviceFlags", "the device's flags"),
+    ("cudaSetValidDevices", "the devices the runtime may choose"),
+    ("cudaGLSetGLDevice", "the current device"),
+    ("cudaVDPAUSetVDPAUDevice", "the current device"),
+    ("cudaDeviceSetLimit", "the context's limits"),
+    (
+        "cudaDeviceSetCacheConfig",
+        "the context's cache configuration",
+    ),
+    (
+        "cudaDeviceSetSharedMemConfig",
+        "the context's shared memory configuration",
+    ),
+    ("cudaCtxResetPersistingL2Cache", "the device's L2 cache"),
+    ("cudaDeviceSetMemPool", "the device's current memory pool"),
+    ("cudaMemSetMemPool", "a location's current memory pool"),
+    (
+        "cudaDeviceSetGraphMemAttribute",
+        "the device's graph memory",
+    ),
+    ("cudaDeviceEnablePeerAccess", "peer access of the context"),
+    ("cudaDeviceDisablePeerAccess", "peer access of the context"),
+    (
+        "cudaThreadExchangeStreamCaptureMode",
+        "the thread's capture mode",
+    ),
+    (
+        "__cudaPushCallConfiguration",
+        "the thread's launch-configuration stack",
+    ),
+    (
+        "__cudaPopCallConfiguration",
+        "the thread's launch-configuration stack",
+    ),
+    ("__cudaRegisterFatBinary", "the process's registrations"),
+    ("__cudaRegisterFatBinaryEnd", "the process's registrations"),
+    ("__cudaUnregisterFatBinary", "the process's registrations"),
+    ("__cudaRegisterFunction", "the process's registrations"),
+    ("__cudaRegisterVar", "the process's registrations"),
+    ("__cudaRegisterManagedVar", "the process's registrations"),
+    ("__cudaRegisterHostVar", "the process's registrations"),
+    ("__cudaRegisterUnifiedTable", "the process's registrations"),
+    ("__cudaInitModule", "the process's registrations"),
+    (
+        "cudaHostRegister",
+        "registers the harness's own host buffer",
+    ),
+    (
+        "cudaHostUnregister",
+        "unregisters the harness's own host buffer",
+    ),
+    ("cudaLogsRegisterCallback", "a process-wide callback"),
+    ("cudaLogsUnregisterCallback", "a process-wide callback"),
+    (
+        "cudaDeviceRegisterAsyncNotification",
+        "a device-wide callback",
+    ),
+    (
+        "cudaDeviceUnregisterAsyncNotification",
+        "a device-wide callback",
+    ),
+];
+
+/// Whether every call of `func` runs alone ([`ISOLATED`]).
+pub fn isolated(func: &str) -> bool {
+    let base = base_name(func);
+    ISOLATED.iter().any(|(f, _)| *f == base)
+}
+
+// ---------------------------------------------------------------------------
 // Emission.
 
 /// One planned call.
@@ -1410,9 +1504,17 @@ pub fn emit(calls: &[Call], fatbin: &[u8]) -> String {
         }
         s.push_str("    h_outs(h);\n}\n\n");
     }
-    s.push_str("const struct h_call h_calls[] = {\n");
+    s.push_str(
+        "/* (name, function, runs alone in a fresh child even in batch mode: gen.rs, ISOLATED) */\n\
+         const struct h_call h_calls[] = {\n",
+    );
     for (i, c) in calls.iter().enumerate() {
-        let _ = writeln!(s, "    {{\"{}\", hc_{i}}},", c.proto.name);
+        let _ = writeln!(
+            s,
+            "    {{\"{}\", hc_{i}, {}}},",
+            c.proto.name,
+            u8::from(isolated(&c.proto.name))
+        );
     }
     let _ = writeln!(s, "}};\nconst int h_ncalls = {};", calls.len());
     s.push_str("\n/* The bad-input matrix: (id, call, case of the call). */\nconst struct h_case h_cases[] = {\n");
@@ -1438,6 +1540,34 @@ pub struct Built {
     pub names: Vec<String>,
     /// The ids of the bad-input matrix's cases, in run order (`--bad`).
     pub cases: Vec<String>,
+}
+
+/// Compiles a generated `harness.cu` (its folder holds the stand-in
+/// headers) into `exe`; `extra` goes to nvcc too.
+fn compile(source: &Path, exe: &Path, extra: &[&str]) {
+    let work = source.parent().expect("harness.cu is in a folder");
+    run_ok(
+        Command::new(nvcc())
+            .args(["-cudart", "shared", "-arch=sm_90", "-std=c++17", "-O1"])
+            .args(["-Xcompiler", "-Wall,-Wno-unused-function"])
+            .arg("-I")
+            .arg(work.join("stub"))
+            .arg("-I")
+            .arg(harness_src_dir())
+            .args(extra)
+            .arg("-o")
+            .arg(exe)
+            .arg(source),
+    );
+}
+
+/// The program of `built` compiled again as `NAME` next to it, with extra
+/// nvcc arguments: tests/harness.rs builds one with `-DHARNESS_TEST_HOOKS`
+/// (runner.h's test-only hooks), never shipped.
+pub fn variant(built: &Built, name: &str, extra: &[&str]) -> PathBuf {
+    let exe = built.source.with_file_name(name);
+    compile(&built.source, &exe, extra);
+    exe
 }
 
 const LIB_SOURCE: &str =
@@ -1466,18 +1596,7 @@ pub fn build(work: &Path, exports: &[String]) -> Result<Built, String> {
     let source = work.join("harness.cu");
     std::fs::write(&source, emit(&calls, &fatbin)).map_err(|e| e.to_string())?;
     let exe = work.join("harness");
-    run_ok(
-        Command::new(nvcc())
-            .args(["-cudart", "shared", "-arch=sm_90", "-std=c++17", "-O1"])
-            .args(["-Xcompiler", "-Wall,-Wno-unused-function"])
-            .arg("-I")
-            .arg(work.join("stub"))
-            .arg("-I")
-            .arg(harness_src_dir())
-            .arg("-o")
-            .arg(&exe)
-            .arg(&source),
-    );
+    compile(&source, &exe, &[]);
     Ok(Built {
         exe,
         source,

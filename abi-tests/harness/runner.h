@@ -3,10 +3,12 @@
  * abi-tests/harness/gen.rs generates `harness.cu`: one small function per
  * export of libcudart.so.13 that prepares ordinary arguments and makes the
  * call, and a table of them. This file is the rest: argument buffers,
- * fixtures, the per-call child process and the report.
+ * fixtures, the child processes and the report.
  *
- * Every call runs in its own fork()ed child (so a crash or a hang in either
- * runtime is recorded, never fatal), under alarm(). In the child:
+ * Every call runs in a fork()ed child (so a crash or a hang in either
+ * runtime is recorded, never fatal), under alarm(): by default one child
+ * per call; in batch mode (below) one child runs many calls in turn. For
+ * each call, in the child:
  *   1. the arguments are prepared (out-pointers point at 4 KiB buffers
  *      filled with 0xA5, input pointers at zero-filled buffers, handles are
  *      NULL, or real objects in --gpu mode);
@@ -25,8 +27,9 @@
  * E is exit0, signalN, timeout or exitN; stage (printed when the child did
  * not finish normally) says how far it got: 1 arguments ready, 2 the call
  * returned, 3 done, 4 the follow-up done (--gpu). fix lists fixtures that
- * failed to be made (--gpu). The last line, "# done: ran N of M in T s",
- * says how many were run.
+ * failed to be made (--gpu). The last lines, "# done: ran N of M in T s"
+ * and "# children: K started (...)", say how many calls were run and how
+ * many child processes it took.
  * Lines starting with '#' are comments. With --gpu every line also has
  * ctx=C after out=[...]: after the call (and its checks) the child does
  * cudaMalloc(16) and cudaFree; C is 0 when both worked, else the first
@@ -41,6 +44,55 @@
  * FUNCTION#PARAM=WHAT, and has the same fields. Destroyed handles are made
  * and destroyed in the child just before the call (h_freed).
  *
+ * Batch mode (--batch N; the default of --bad --gpu without --first).
+ * With a real driver every child pays for its own CUDA context (about
+ * 0.2 s on an H200; 16 children at once ran about 5 cases a second), so a
+ * child per case cannot run the 2,484 cases in the few minutes a run has. In batch mode the run order
+ * is cut into batches of up to N consecutive items (default: two batches
+ * per job); one child runs a batch in ONE process with one context:
+ *   - before each item it marks the item started in the shared record (the
+ *     parent then knows whom a crash or a hang belongs to) and arms the
+ *     per-item alarm; before each item but its first it calls
+ *     cudaGetLastError, so that pre reads as in a fresh child;
+ *   - the item runs exactly as above and its record is complete;
+ *   - then, still under the item's alarm, it checks that the next item may
+ *     run in this process: the follow-up worked (ctx 0, --gpu), no error is
+ *     left after cudaGetLastError (sticky), cudaDeviceSynchronize succeeds
+ *     (work the item queued fails now, not in a later item) and device 0
+ *     is still current (--gpu). Nothing of this check goes into the line.
+ *     If it fails the child exits and a fresh child goes on at the NEXT
+ *     item: the item that left the context broken reports it (ctx=C, or a
+ *     comment line "# batch: after ID: why (error); a fresh child goes
+ *     on"), and no later item runs in its context.
+ *   - if the child dies (signal) or its alarm fires, the item it had
+ *     started gets end=signalN/timeout at the stage it reached, as a child
+ *     of its own would, and a fresh child goes on at the next item. With
+ *     --recheck such an item (unless it was its child's first) runs again,
+ *     first in a fresh child, and that run is its line (a comment says so):
+ *     a crash caused by damage an earlier item did without breaking the
+ *     context is then not blamed on it, at the price of a second child for
+ *     every real crash.
+ * Items of the exports gen.rs lists in ISOLATED (marked in h_calls: they
+ * reset or configure the device or the process, register, or must be a
+ * process's first calls) always run alone, in a fresh child each; so does
+ * everything with --batch 1 (one child per item, as before batch mode
+ * existed) and with --first (which needs it). Jobs (--jobs) take batches
+ * in run order, one child at a time each. What batch mode changes:
+ *   - pre: in a fresh child, a call without fixtures runs before the
+ *     context exists; in a batch, after the first item, the context
+ *     already exists (pre itself reads the same: cleared before the item).
+ *   - end: an item whose record is complete ends exit0 (its child went
+ *     on); if its child died after it, in the check, it gets the child's
+ *     end at stage 4, as a per-item child that died after its follow-up.
+ *   - destroyed handles (freed): the memory a destroyed object occupied may
+ *     hold other contents in a child that made and destroyed many objects
+ *     before than in a fresh one (the driver's and the runtime's
+ *     allocators have a history), so a freed case may crash in one mode
+ *     and answer an error in the other. (Host memory is the exception the
+ *     harness removes: it fixes malloc's mmap threshold, below.)
+ *   - fixtures are made per item and never destroyed: a batch child holds
+ *     the objects of all its items.
+ *
  * The parent never calls the runtime: with a real driver, a process must
  * not fork after CUDA is initialized. (nvcc's registration constructors run
  * in the parent; they never touch the driver.)
@@ -49,26 +101,37 @@
  *   --gpu        real fixtures: streams, events, graphs, arrays, device
  *                memory... (without it every handle is NULL)
  *   --first      no cudaPeekAtLastError before the call: the call is the
- *                child's first runtime call
+ *                child's first runtime call (one child per item)
  *   --null-outs  every out-pointer NULL: who checks its arguments before it
  *                needs the driver
  *   --nofork     every call in this process, in table order: state carries
  *                over from call to call (and a crash ends the run)
+ *   --batch N    up to N items per child (above); 1: a child per item;
+ *                0: two batches per job. Default: 0 with --bad --gpu
+ *                (without --first), else 1
+ *   --recheck    batch mode: an item that crashed or hung after other items
+ *                of its child runs again, first in a fresh child
  *   --jobs N     children at once (default: CPUs, at most 4; 16 with --gpu)
  *   --timeout S  per call (default 10 s; 20 s with --gpu)
  *   --only a,b   only these exports; --skip a,b: all but these
  *   --bad        run the bad-input matrix (h_cases) instead of the calls
- *   --budget S   start no child after S seconds; a last comment line says
- *                how many ran ("# done: ran N of M")
+ *   --budget S   start no item after S seconds (no child, and in batch mode
+ *                no further item of a running child); a last comment line
+ *                says how many ran ("# done: ran N of M")
  *   --spread     start (and print) the items in a fixed order that strides
  *                through the table, so that a run cut short by --budget is
  *                a sample of the whole table, not its first part
  *   --list       print the names (with --bad: the case ids) and exit
- * --only/--skip take export names; with --bad, case ids too. */
+ * --only/--skip take export names; with --bad, case ids too.
+ *
+ * Built with -DHARNESS_TEST_HOOKS (tests/harness.rs only), the environment
+ * variables HARNESS_TEST_CRASH, HARNESS_TEST_HANG and HARNESS_TEST_FRESH
+ * make named items crash, hang, or end their batch child (h_test_hook). */
 #ifndef HARNESS_RUNNER_H
 #define HARNESS_RUNNER_H
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -105,6 +168,7 @@ struct h_rec {
                   4 follow-up done (--gpu) */
     int pre, post, get, again;
     int ctx;   /* --gpu: the follow-up cudaMalloc/cudaFree (0: works) */
+    int state; /* for the parent: 0 not started, 1 started, 2 record complete */
     char rc[96];
     char outs[640];
     char fix[160];
@@ -116,6 +180,7 @@ struct h_ctx {
     int first;
     int null_outs;
     int bad; /* the case of the bad-input matrix (1...), 0: ordinary call */
+    int item; /* what runs: index into h_calls, or with --bad into h_cases */
     unsigned char *buf[H_MAXP];
     int out_kind[H_MAXP];
     const char *out_name[H_MAXP];
@@ -129,6 +194,7 @@ typedef void (*h_call_fn)(struct h_ctx *);
 struct h_call {
     const char *name;
     h_call_fn fn;
+    int isolate; /* runs alone, in a fresh child, in batch mode too (gen.rs, ISOLATED) */
 };
 
 /* Defined by the generated file (before it includes this one): the table
@@ -511,11 +577,39 @@ static void *h_kernel_or_stub(struct h_ctx *h) {
     return h->gpu ? h_fixture(h, HF_KERNEL) : (void *)harness_kernel;
 }
 
+/* What the parent runs: the exports (h_calls), or with --bad the cases of
+ * the bad-input matrix (h_cases). Item k of either. */
+static int h_bad_mode;
+
+static int h_nitems(void) { return h_bad_mode ? h_ncases : h_ncalls; }
+static int h_item_call(int k) { return h_bad_mode ? h_cases[k].call : k; }
+static const char *h_item_name(int k) { return h_bad_mode ? h_cases[k].id : h_calls[k].name; }
+
+static int h_in_list(const char *list, const char *name);
+
+#ifdef HARNESS_TEST_HOOKS
+/* Test-only (compiled in with -DHARNESS_TEST_HOOKS by tests/harness.rs,
+ * never into the program of scripts/harness-prepare.sh): the items named
+ * (case ids or export names, comma-separated) in HARNESS_TEST_CRASH raise
+ * SIGSEGV and those in HARNESS_TEST_HANG hang, just before their call
+ * (stage 1); after those in HARNESS_TEST_FRESH a batch child stops as if
+ * the context were unusable, so the next case runs in a fresh child. */
+static int h_test_hook(const char *var, int k) {
+    const char *list = getenv(var);
+    return list && h_in_list(list, h_item_name(k));
+}
+#endif
+
 /* In --gpu mode the fixtures' own errors are cleared before the call. */
 static void h_before(struct h_ctx *h) {
     if (h->made) (void)cudaGetLastError();
     h->rec->pre = h->first ? -1 : (int)cudaPeekAtLastError();
     h->rec->stage = 1;
+#ifdef HARNESS_TEST_HOOKS
+    if (h_test_hook("HARNESS_TEST_CRASH", h->item)) raise(SIGSEGV);
+    if (h_test_hook("HARNESS_TEST_HANG", h->item))
+        for (;;) pause();
+#endif
 }
 
 static void h_after(struct h_ctx *h) {
@@ -558,14 +652,6 @@ static void h_outs(struct h_ctx *h) {
 
 /* ----------------------------------------------------------------- runner */
 
-/* What the parent runs: the exports (h_calls), or with --bad the cases of
- * the bad-input matrix (h_cases). Item k of either. */
-static int h_bad_mode;
-
-static int h_nitems(void) { return h_bad_mode ? h_ncases : h_ncalls; }
-static int h_item_call(int k) { return h_bad_mode ? h_cases[k].call : k; }
-static const char *h_item_name(int k) { return h_bad_mode ? h_cases[k].id : h_calls[k].name; }
-
 /* The follow-up (--gpu): does an ordinary allocation still work? */
 static void h_follow_up(struct h_ctx *h) {
     void *p = 0;
@@ -583,6 +669,7 @@ static void h_run_one(int k, struct h_rec *rec, int gpu, int first, int null_out
     ctx.first = first;
     ctx.null_outs = null_outs;
     ctx.bad = h_bad_mode ? h_cases[k].bad : 0;
+    ctx.item = k;
     for (int i = 0; i < H_MAXP; i++) ctx.buf[i] = h_buffers[i];
     memset(h_hostbuf, 0, sizeof h_hostbuf);
     h_calls[h_item_call(k)].fn(&ctx);
@@ -633,9 +720,143 @@ static double h_now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* ------------------------------------------------------------ the children */
+
+/* Why a batch child stopped before the end of its batch (h_slot.why). */
+enum h_stop {
+    H_GO_ON = 0,
+    H_STOP_CTX,    /* the follow-up cudaMalloc/cudaFree failed (ctx != 0) */
+    H_STOP_STICKY, /* an error is still set after cudaGetLastError */
+    H_STOP_SYNC,   /* cudaDeviceSynchronize failed: an asynchronous error */
+    H_STOP_DEVICE, /* the current device is no longer 0 */
+    H_STOP_BUDGET, /* --budget spent: the rest is not run */
+    H_STOP_TEST,   /* a test hook (HARNESS_TEST_FRESH) */
+};
+static const char *const h_stop_what[] = {
+    "", "the context is unusable (ctx)", "an error is sticky", "cudaDeviceSynchronize failed",
+    "the current device changed", "budget spent", "test hook",
+};
+
+/* What one child is doing, in memory shared with the parent. */
+enum { H_BETWEEN = 0, H_IN_CASE = 1, H_IN_CHECK = 2 };
+struct h_slot {
+    int phase; /* H_IN_CASE: in the case at run position `pos`; H_IN_CHECK:
+                  in the check after it; H_BETWEEN: neither */
+    int pos;
+    int why; /* enum h_stop: why it stopped before the end of its batch */
+    int err; /* the error or device behind `why` */
+};
+
+static void h_store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static int h_load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+/* Batch mode, after a case and before the next one in the same process:
+ * may the next one run here? Nothing of it goes into the case's line. */
+static int h_check(int k, const struct h_rec *r, int gpu, int *err) {
+    int e;
+#ifdef HARNESS_TEST_HOOKS
+    if (h_test_hook("HARNESS_TEST_FRESH", k)) return H_STOP_TEST;
+#else
+    (void)k;
+#endif
+    if (gpu && r->ctx != 0) {
+        *err = r->ctx;
+        return H_STOP_CTX;
+    }
+    (void)cudaGetLastError();
+    if ((e = (int)cudaPeekAtLastError()) != 0) {
+        *err = e;
+        return H_STOP_STICKY;
+    }
+    if (!gpu) return H_GO_ON;
+    /* Work the case left queued fails here, not in a later case. */
+    if ((e = (int)cudaDeviceSynchronize()) != 0) {
+        *err = e;
+        return H_STOP_SYNC;
+    }
+    int dev = -1;
+    if ((e = (int)cudaGetDevice(&dev)) != 0 || dev != 0) {
+        *err = e ? e : dev;
+        return H_STOP_DEVICE;
+    }
+    return H_GO_ON;
+}
+
+/* A child: the items exec[lo] ... exec[hi - 1], one after the other in
+ * this process. One item (hi == lo + 1) is exactly the per-case
+ * child of before: the item, then _exit, under one alarm. */
+static void h_child(const int *exec, int lo, int hi, struct h_rec *recs, struct h_slot *slot,
+                    int gpu, int first, int null_outs, unsigned timeout_s, double deadline) {
+    /* Whatever a runtime prints goes to stderr, not the report. */
+    dup2(2, 1);
+    signal(SIGALRM, SIG_DFL);
+    for (int p = lo; p < hi; p++) {
+        int k = exec[p];
+        if (p > lo) {
+            if (deadline > 0 && h_now() > deadline) {
+                h_store(&slot->why, H_STOP_BUDGET);
+                break;
+            }
+            /* pre reads as in a fresh child: nothing left over. */
+            (void)cudaGetLastError();
+        }
+        h_store(&slot->pos, p);
+        h_store(&recs[k].state, 1);
+        h_store(&slot->phase, H_IN_CASE);
+        alarm(timeout_s);
+        h_run_one(k, &recs[k], gpu, first, null_outs);
+        h_store(&recs[k].state, 2);
+        if (p + 1 == hi) break; /* the alarm stays set until the exit */
+        h_store(&slot->phase, H_IN_CHECK);
+        int err = 0, why = h_check(k, &recs[k], gpu, &err);
+        alarm(0);
+        h_store(&slot->phase, H_BETWEEN);
+        if (why) {
+            slot->err = err;
+            h_store(&slot->why, why);
+            break;
+        }
+    }
+    fflush(stdout);
+    _exit(0);
+}
+
+/* How a child ended: exitN, timeout (its alarm) or signalN. */
+static void h_end_of(int status, char *end, size_t cap) {
+    if (WIFEXITED(status))
+        snprintf(end, cap, "exit%d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        snprintf(end, cap, "timeout");
+    else if (WIFSIGNALED(status))
+        snprintf(end, cap, "signal%d", WTERMSIG(status));
+    else
+        snprintf(end, cap, "status%d", status);
+}
+
+/* Lines come out in run order, each as soon as it and every line before
+ * it are known (a run killed from outside keeps its prefix). */
+static void h_flush_lines(int *printed, const int *order, int n, char (*ends)[32],
+                          const struct h_rec *recs, int gpu) {
+    while (*printed < n && strcmp(ends[order[*printed]], "pending") != 0) {
+        int k = order[(*printed)++];
+        if (strcmp(ends[k], "skipped") != 0 && strcmp(ends[k], "notrun") != 0)
+            h_print(k, &recs[k], ends[k], gpu);
+    }
+    fflush(stdout);
+}
+
+/* A job: one child at a time, working through a chunk (positions lo ...
+ * hi - 1 of exec); `next` is the first position not yet done (a fresh
+ * child goes on from there), `start` where the child began, `seen` the
+ * first position not yet known to be done. */
+struct h_job {
+    pid_t pid;
+    int hi, next, start, seen;
+};
+
 int main(int argc, char **argv) {
     int gpu = 0, first = 0, null_outs = 0, nofork = 0, jobs = 0, timeout_s = 0, list = 0;
-    int spread = 0;
+    int spread = 0, batch = -1, recheck = 0;
     double budget = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--gpu")) gpu = 1;
@@ -647,15 +868,22 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) jobs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout_s = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--batch") && i + 1 < argc) batch = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--recheck")) recheck = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) h_only = argv[++i];
         else if (!strcmp(argv[i], "--skip") && i + 1 < argc) h_skip = argv[++i];
         else if (!strcmp(argv[i], "--list")) list = 1;
         else {
             fprintf(stderr, "usage: %s [--gpu] [--first] [--null-outs] [--bad] [--jobs N] "
-                            "[--timeout S] [--budget S] [--spread] [--only a,b] [--skip a,b] [--nofork] "
-                            "[--list]\n", argv[0]);
+                            "[--timeout S] [--budget S] [--batch N] [--recheck] [--spread] [--only a,b] "
+                            "[--skip a,b] [--nofork] [--list]\n", argv[0]);
             return 2;
         }
+    }
+    if (batch < 0) batch = h_bad_mode && gpu && !first && !nofork ? 0 : 1;
+    if (first && batch != 1) {
+        fprintf(stderr, "--first: every item must be its child's first call (--batch 1)\n");
+        return 2;
     }
     const int n = h_nitems();
     if (list) {
@@ -669,17 +897,26 @@ int main(int argc, char **argv) {
         if (jobs < 1) jobs = 1;
     }
     if (timeout_s <= 0) timeout_s = gpu ? 20 : 10;
+    /* Large blocks always get a mapping of their own, and lose it when
+     * freed: glibc would otherwise raise this threshold at the first such
+     * free, so that host memory freed just before a call (the test
+     * double's "device" memory) would stay mapped in a long-lived batch
+     * child and be unmapped in a fresh one. Children inherit it. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     h_noaccess = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (h_noaccess == MAP_FAILED) { perror("mmap"); return 1; }
 
     struct h_rec *recs = (struct h_rec *)mmap(0, sizeof(struct h_rec) * (size_t)n,
                                               PROT_READ | PROT_WRITE,
                                               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (recs == MAP_FAILED) { perror("mmap"); return 1; }
-    /* ends[k]: pending, running, skipped (not selected), notrun (budget
-     * spent), or how the child ended. */
+    struct h_slot *slots = (struct h_slot *)mmap(0, sizeof(struct h_slot) * (size_t)jobs,
+                                                 PROT_READ | PROT_WRITE,
+                                                 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (recs == MAP_FAILED || slots == MAP_FAILED) { perror("mmap"); return 1; }
+    /* ends[k]: pending (not known yet), skipped (not selected), notrun
+     * (budget spent), or how the item ended. */
     char (*ends)[32] = (char (*)[32])calloc((size_t)n, 32);
-    pid_t *pids = (pid_t *)calloc((size_t)n, sizeof(pid_t));
+    char *rechecked = (char *)calloc((size_t)n + 1, 1);
     int selected = 0;
     for (int k = 0; k < n; k++) {
         recs[k].pre = recs[k].post = recs[k].get = recs[k].again = recs[k].ctx = -1;
@@ -701,74 +938,193 @@ int main(int argc, char **argv) {
         while (h_gcd(stride, n) != 1) stride++;
     }
     for (int i = 0; i < n; i++) order[i] = (int)(((long long)i * stride) % n);
-    /* Lines come out in that order, each as soon as it and every line
-     * before it are known (a run killed from outside keeps its prefix). */
+    /* todo: the selected items in that order (their run positions). */
+    int *todo = (int *)calloc((size_t)n + 1, sizeof(int));
+    int ntodo = 0, nalone = 0;
+    for (int i = 0; i < n; i++)
+        if (h_selected(order[i])) {
+            todo[ntodo++] = order[i];
+            nalone += h_calls[h_item_call(order[i])].isolate;
+        }
+    /* The chunks children run: a batch of up to `batch` items, the next
+     * ones in run order that do not run alone, or an item that runs alone
+     * (isolated, or --batch 1), where it comes in run order. By default
+     * (0) two batches per job. exec: the items chunk after chunk; chunk c
+     * is exec[chunk_lo[c]] ... exec[chunk_hi[c] - 1]. */
+    if (batch == 0) {
+        int per = 2 * jobs;
+        batch = (ntodo - nalone + per - 1) / per;
+        if (batch < 1) batch = 1;
+    }
+    int *exec = (int *)calloc((size_t)ntodo + 1, sizeof(int));
+    int *filling = (int *)calloc((size_t)ntodo + 1, sizeof(int));
+    int *chunk_lo = (int *)calloc((size_t)ntodo + 1, sizeof(int));
+    int *chunk_hi = (int *)calloc((size_t)ntodo + 1, sizeof(int));
+    int nexec = 0, nopen = 0, nchunks = 0;
+    for (int p = 0; p <= ntodo; p++) {
+        const int alone = p < ntodo && (batch == 1 || h_calls[h_item_call(todo[p])].isolate);
+        if (p < ntodo && !alone) filling[nopen++] = todo[p];
+        if (nopen > 0 && (p == ntodo || nopen == batch)) {
+            chunk_lo[nchunks] = nexec;
+            for (int i = 0; i < nopen; i++) exec[nexec++] = filling[i];
+            chunk_hi[nchunks++] = nexec;
+            nopen = 0;
+        }
+        if (alone) {
+            chunk_lo[nchunks] = nexec;
+            exec[nexec++] = todo[p];
+            chunk_hi[nchunks++] = nexec;
+        }
+    }
+
     const double t0 = h_now();
-    int running = 0, next = 0, printed = 0, ran = 0, spent = 0;
-    for (;;) {
-        while (running < jobs && next < n) {
-            int k = order[next++];
-            if (strcmp(ends[k], "skipped") == 0) continue;
+    int printed = 0, spent = 0;
+
+    int started_batches = 0, started_alone = 0, restarts = 0;
+    if (nofork) {
+        /* Every item in this process, in run order. */
+        for (int p = 0; p < ntodo; p++) {
+            int k = todo[p];
             if (budget > 0 && h_now() - t0 > budget) {
                 strcpy(ends[k], "notrun");
                 spent = 1;
                 continue;
             }
-            ran++;
-            if (nofork) {
-                h_run_one(k, &recs[k], gpu, first, null_outs);
-                strcpy(ends[k], "exit0");
-                break;
-            }
-            fflush(stdout);
-            fflush(stderr);
-            pid_t pid = fork();
-            if (pid < 0) { perror("fork"); return 1; }
-            if (pid == 0) {
-                /* Whatever a runtime prints goes to stderr, not the report. */
-                dup2(2, 1);
-                signal(SIGALRM, SIG_DFL);
-                alarm((unsigned)timeout_s);
-                h_run_one(k, &recs[k], gpu, first, null_outs);
-                fflush(stdout);
-                _exit(0);
-            }
-            pids[k] = pid;
-            strcpy(ends[k], "running");
-            running++;
+            h_run_one(k, &recs[k], gpu, first, null_outs);
+            strcpy(ends[k], "exit0");
+            h_flush_lines(&printed, order, n, ends, recs, gpu);
         }
-        if (running > 0) {
-            int status = 0;
-            pid_t pid = waitpid(-1, &status, 0);
-            if (pid < 0) {
-                if (errno == EINTR) continue;
-                perror("waitpid");
-                return 1;
+    } else {
+        /* SIGCHLD stays pending for sigtimedwait: the parent wakes when a
+         * child ends, and every 20 ms to print what batch children did. */
+        sigset_t chld, old;
+        sigemptyset(&chld);
+        sigaddset(&chld, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &chld, &old);
+        struct h_job *job = (struct h_job *)calloc((size_t)jobs, sizeof(struct h_job));
+        int next_chunk = 0, running = 0;
+        const double deadline = budget > 0 ? t0 + budget : 0;
+        for (;;) {
+            for (int j = 0; j < jobs; j++) {
+                while (!job[j].pid) {
+                    int lo, restart = job[j].next < job[j].hi;
+                    if (restart)
+                        lo = job[j].next;
+                    else if (next_chunk < nchunks) {
+                        lo = chunk_lo[next_chunk];
+                        job[j].hi = chunk_hi[next_chunk++];
+                    } else
+                        break;
+                    const int hi = job[j].hi;
+                    job[j].next = job[j].start = job[j].seen = lo;
+                    if (budget > 0 && h_now() - t0 > budget) {
+                        for (int p = lo; p < hi; p++) strcpy(ends[exec[p]], "notrun");
+                        job[j].next = hi;
+                        spent = 1;
+                        continue;
+                    }
+                    memset(&slots[j], 0, sizeof slots[j]);
+                    fflush(stdout);
+                    fflush(stderr);
+                    pid_t pid = fork();
+                    if (pid < 0) { perror("fork"); return 1; }
+                    if (pid == 0) {
+                        sigprocmask(SIG_SETMASK, &old, 0);
+                        h_child(exec, lo, hi, recs, &slots[j], gpu, first, null_outs,
+                                (unsigned)timeout_s, deadline);
+                    }
+                    job[j].pid = pid;
+                    running++;
+                    if (restart) restarts++;
+                    else if (hi - lo > 1) started_batches++;
+                    else started_alone++;
+                }
             }
-            for (int k = 0; k < n; k++) {
-                if (pids[k] != pid) continue;
-                if (WIFEXITED(status))
-                    snprintf(ends[k], 32, "exit%d", WEXITSTATUS(status));
-                else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-                    strcpy(ends[k], "timeout");
-                else if (WIFSIGNALED(status))
-                    snprintf(ends[k], 32, "signal%d", WTERMSIG(status));
-                pids[k] = 0;
+            if (running == 0) break;
+            struct timespec tick = {0, 20 * 1000 * 1000};
+            (void)sigtimedwait(&chld, 0, &tick);
+            int status;
+            pid_t pid;
+            while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+                int j = 0;
+                while (j < jobs && job[j].pid != pid) j++;
+                if (j == jobs) continue;
+                struct h_job *b = &job[j];
+                const struct h_slot *sl = &slots[j];
+                char end[32];
+                h_end_of(status, end, sizeof end);
+                const int clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+                /* The last item this child started. */
+                int p = b->start - 1;
+                while (p + 1 < b->hi && h_load(&recs[exec[p + 1]].state) >= 1) p++;
+                for (int q = b->seen; q < p; q++) strcpy(ends[exec[q]], "exit0");
+                int why = h_load(&sl->why);
+                if (why < H_GO_ON || why > H_STOP_TEST) why = H_GO_ON;
+                if (p < b->start) {
+                    /* It ended before its first item: that item takes the blame. */
+                    strcpy(ends[exec[b->start]], end);
+                    printf("# batch: the child for %s ended (%s) before it began\n",
+                           h_item_name(exec[b->start]), end);
+                    b->next = b->start + 1;
+                } else if (recheck && p > b->start && !rechecked[exec[p]] &&
+                           !(clean && h_load(&recs[exec[p]].state) == 2)) {
+                    /* --recheck: it ended abnormally after other items in
+                     * its child; it runs again, first in a fresh child, and
+                     * that run's result is its line. */
+                    const int k = exec[p];
+                    rechecked[k] = 1;
+                    printf("# batch: %s ended (%s) after %d other items in its child: "
+                           "again in a fresh child\n", h_item_name(k), end, p - b->start);
+                    memset(&recs[k], 0, sizeof recs[k]);
+                    recs[k].pre = recs[k].post = recs[k].get = recs[k].again = recs[k].ctx = -1;
+                    b->next = p;
+                } else {
+                    const int k = exec[p];
+                    const int done = h_load(&recs[k].state) == 2;
+                    /* An item whose record is complete ended normally if
+                     * its child went on or exited cleanly; else (its child
+                     * died after the follow-up, in the check before the
+                     * next item or on the way out) it has the child's end,
+                     * as a per-item child that died there would. */
+                    strcpy(ends[k], done && clean ? "exit0" : end);
+                    if (done && !clean && h_load(&sl->phase) == H_IN_CHECK)
+                        printf("# batch: %s: its child ended (%s) in the check after it\n",
+                               h_item_name(k), end);
+                    b->next = p + 1;
+                    if (why && why != H_STOP_BUDGET && b->next < b->hi)
+                        printf("# batch: after %s: %s (%d); a fresh child goes on\n",
+                               h_item_name(k), h_stop_what[why], sl->err);
+                }
+                if (why == H_STOP_BUDGET) {
+                    for (int q = b->next; q < b->hi; q++) strcpy(ends[exec[q]], "notrun");
+                    b->next = b->hi;
+                    spent = 1;
+                }
+                b->pid = 0;
                 running--;
-                break;
             }
+            /* Items batch children finished while they go on. */
+            for (int j = 0; j < jobs; j++) {
+                struct h_job *b = &job[j];
+                if (!b->pid) continue;
+                while (b->seen + 1 < b->hi && h_load(&recs[exec[b->seen + 1]].state) >= 1)
+                    strcpy(ends[exec[b->seen++]], "exit0");
+            }
+            h_flush_lines(&printed, order, n, ends, recs, gpu);
         }
-        while (printed < next && strcmp(ends[order[printed]], "running") != 0) {
-            int k = order[printed];
-            if (strcmp(ends[k], "skipped") != 0 && strcmp(ends[k], "notrun") != 0)
-                h_print(k, &recs[k], ends[k], gpu);
-            printed++;
-        }
-        fflush(stdout);
-        if (running == 0 && next == n) break;
+        sigprocmask(SIG_SETMASK, &old, 0);
     }
+    h_flush_lines(&printed, order, n, ends, recs, gpu);
+    int ran = 0;
+    for (int p = 0; p < ntodo; p++) ran += strcmp(ends[todo[p]], "notrun") != 0;
     printf("# done: ran %d of %d in %.1f s%s\n", ran, selected, h_now() - t0,
            spent ? " (budget spent)" : "");
+    if (nofork)
+        printf("# children: 0 started (--nofork)\n");
+    else
+        printf("# children: %d started (batches of up to %d: %d; alone: %d; restarts: %d)\n",
+               started_batches + started_alone + restarts, batch, started_batches,
+               started_alone, restarts);
     return 0;
 }
 

@@ -27,6 +27,13 @@
 //! (counted); every other difference must be listed, with its reason, in
 //! `abi-tests/harness/allowed-bad.txt`.
 //!
+//! Batch mode (`--batch`, runner.h; the default of `--gpu --bad`, what the
+//! GPU machine runs): one child runs many cases in one process. On the test
+//! double it must give every case the same line as a child per case, and a
+//! case that crashes or hangs in a batch must be reported as such while the
+//! cases after it run in a fresh child (forced with the test-only hooks of
+//! a second build, `-DHARNESS_TEST_HOOKS`).
+//!
 //! Fails (never skips) when the toolchain or our library is missing, or when
 //! a driver is installed.
 
@@ -425,15 +432,13 @@ const DOUBLE_FAULTS: &[&str] = &["cudaMemcpy*#dst=freed", "cudaMemcpy*#src=freed
 /// the follow-up cudaMalloc/cudaFree) on our runtime over the test-double
 /// driver: the code paths past the driver's load run, and our runtime must
 /// not crash or hang in any case. Results are not compared (the double is
-/// no driver).
+/// no driver). Batch mode, the default of `--gpu --bad` (as on the GPU
+/// machine).
 #[test]
 fn bad_inputs_on_the_test_double_never_crash_ours() {
     let b = built();
     let double = build_driver_double(&scratch("harness-double"));
-    let mut cmd = clean_command(&b.exe, Runtime::Ours, &[&double]);
-    for var in ["CUDART_TRACE", "CUDART_TRACE_FILE", "CUDART_TRACE_JSON"] {
-        cmd.env_remove(var);
-    }
+    let mut cmd = on_double(&b.exe, &double);
     cmd.args(["--gpu", "--bad", "--jobs", "2", "--timeout", "10"]);
     let out = run_capture(&mut cmd);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -493,4 +498,325 @@ fn enum_maxima_from_header_text() {
     ));
     assert!(!glob("cudaMemcpy*#dst=freed", "cudaMemcpy#dst=freed2"));
     assert!(glob("a*b*c", "abc") && !glob("a*b*c", "acb"));
+}
+
+// ---------------------------------------------------------------------------
+// Batch mode (runner.h, `--batch`).
+
+/// What a harness run printed: the lines (id, rest) in order, the comments.
+struct Report {
+    lines: Vec<(String, String)>,
+    comments: Vec<String>,
+}
+
+impl Report {
+    fn ids(&self) -> Vec<String> {
+        self.lines.iter().map(|(id, _)| id.clone()).collect()
+    }
+
+    fn map(&self) -> BTreeMap<String, String> {
+        self.lines.iter().cloned().collect()
+    }
+
+    /// The numbers of `# children: K started (batches of up to B: X; alone:
+    /// Y; restarts: Z)`: [K, B, X, Y, Z].
+    fn children(&self) -> Vec<usize> {
+        let line = self
+            .comments
+            .iter()
+            .find(|c| c.starts_with("# children: "))
+            .unwrap_or_else(|| panic!("no '# children:' line in {:?}", self.comments));
+        assert_eq!(
+            self.comments.last(),
+            Some(line),
+            "'# children:' is not the last line"
+        );
+        line.split(|c: char| !c.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().expect("a number"))
+            .collect()
+    }
+}
+
+fn report(cmd: &mut std::process::Command) -> Report {
+    let out = run_capture(cmd);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}\nstderr:\n{}",
+        describe_status(&out.status),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut r = Report {
+        lines: Vec::new(),
+        comments: Vec::new(),
+    };
+    for line in stdout.lines() {
+        if line.starts_with('#') {
+            r.comments.push(line.to_string());
+        } else {
+            let (id, rest) = line.split_once(' ').unwrap_or((line, ""));
+            r.lines.push((id.to_string(), rest.to_string()));
+        }
+    }
+    r
+}
+
+/// `exe` on our runtime over the test double, without the trace.
+fn on_double(exe: &Path, double: &Path) -> std::process::Command {
+    let mut cmd = clean_command(exe, Runtime::Ours, &[double]);
+    for var in ["CUDART_TRACE", "CUDART_TRACE_FILE", "CUDART_TRACE_JSON"] {
+        cmd.env_remove(var);
+    }
+    for var in [
+        "HARNESS_TEST_CRASH",
+        "HARNESS_TEST_HANG",
+        "HARNESS_TEST_FRESH",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Where two reports differ, case by case (at most 20).
+fn differences(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> String {
+    let mut out = Vec::new();
+    for (id, x) in a {
+        let y = b.get(id).map(String::as_str).unwrap_or("(missing)");
+        if x != y {
+            out.push(format!("{id}\n    per case: {x}\n    batch:    {y}"));
+        }
+    }
+    for id in b.keys().filter(|id| !a.contains_key(*id)) {
+        out.push(format!("{id}: only in the batch run"));
+    }
+    let n = out.len();
+    out.truncate(20);
+    format!("{n} differences:\n{}", out.join("\n"))
+}
+
+/// The cases of the matrix that run alone in batch mode (gen.rs, ISOLATED).
+fn isolated_cases(cases: &[String]) -> usize {
+    cases
+        .iter()
+        .filter(|id| gen::isolated(id.split('#').next().unwrap_or("")))
+        .count()
+}
+
+/// Every case of the matrix in GPU mode on the test double: batch mode (the
+/// default of `--gpu --bad`, and small batches in the `--spread` order)
+/// gives every case the same line as a child per case (`--batch 1`), with
+/// far fewer children. The double's own faults (DOUBLE_FAULTS) are crashes
+/// inside batches: the cases after them must still run, with their lines.
+#[test]
+fn batch_mode_same_as_a_child_per_case_on_the_test_double() {
+    let b = built();
+    let double = build_driver_double(&scratch("harness-double-batch"));
+    let base = ["--gpu", "--bad", "--jobs", "2", "--timeout", "10"];
+    let t = std::time::Instant::now();
+    let fork = report(on_double(&b.exe, &double).args(base).args(["--batch", "1"]));
+    let fork_s = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    let batch = report(on_double(&b.exe, &double).args(base));
+    let batch_s = t.elapsed().as_secs_f64();
+    let small = report(
+        on_double(&b.exe, &double)
+            .args(base)
+            .args(["--batch", "25", "--spread"]),
+    );
+    assert_eq!(
+        fork.ids(),
+        b.cases,
+        "the per-case run does not report every case in order"
+    );
+    assert_eq!(
+        batch.ids(),
+        b.cases,
+        "the batch run does not report every case in order"
+    );
+    let fork_map = fork.map();
+    assert!(
+        fork.lines == batch.lines,
+        "batch mode differs from a child per case: {}",
+        differences(&fork_map, &batch.map())
+    );
+    let small_map = small.map();
+    assert!(
+        fork_map == small_map,
+        "batches of 25 in the --spread order differ from a child per case: {}",
+        differences(&fork_map, &small_map)
+    );
+
+    let alone = isolated_cases(&b.cases);
+    let n = b.cases.len();
+    // [started, batch size, batches, alone, restarts]
+    let fc = fork.children();
+    assert_eq!(fc, vec![n, 1, 0, n, 0], "per case: {:?}", fork.comments);
+    let bc = batch.children();
+    assert_eq!(
+        bc[3], alone,
+        "batch: cases that ran alone: {:?}",
+        batch.comments
+    );
+    assert_eq!(bc[0], bc[2] + bc[3] + bc[4], "{:?}", batch.comments);
+    let crashes = batch
+        .lines
+        .iter()
+        .filter(|(_, rest)| rest.contains(" end=signal"))
+        .count();
+    assert!(
+        crashes > 0 && bc[4] > 0,
+        "no crash inside a batch (the double's faults, DOUBLE_FAULTS): the test lost its point"
+    );
+    assert!(
+        bc[0] < n / 4,
+        "batch mode started {} children for {n} cases",
+        bc[0]
+    );
+    let sc = small.children();
+    assert_eq!(sc[1], 25);
+    assert_eq!(sc[3], alone);
+    println!(
+        "batch mode on the test double: {n} cases, identical to a child per case; \
+         {} children in {batch_s:.1} s (batches of up to {}, {alone} cases alone, {} restarts \
+         after {crashes} crashes) against {n} in {fork_s:.1} s",
+        bc[0], bc[1], bc[4]
+    );
+}
+
+/// Test-only hooks (a second build with `-DHARNESS_TEST_HOOKS`): in one
+/// batch, one case crashes (SIGSEGV), one hangs (its alarm fires) and after
+/// one the child stops as if the context were unusable. Each is reported
+/// as it would be in a child of its own (crash and hang at stage 1); every
+/// other case, the ones after them included, has the line of a child per
+/// case; a fresh child goes on after each. With `--recheck` a crash or a
+/// hang runs again in a fresh child before it is reported.
+#[test]
+fn batch_mode_reports_a_crash_and_goes_on() {
+    let b = built();
+    // --first needs a child per case.
+    let refused = run_capture(
+        clean_command(&b.exe, Runtime::Ours, &[]).args(["--bad", "--first", "--batch", "5"]),
+    );
+    assert_eq!(
+        describe_status(&refused.status),
+        "exit 2",
+        "--first --batch 5 was not refused"
+    );
+
+    let hooks = gen::variant(b, "harness-hooks", &["-DHARNESS_TEST_HOOKS"]);
+    let double = build_driver_double(&scratch("harness-double-hooks"));
+    let func = "cudaMemcpy2DAsync";
+    assert!(!gen::isolated(func));
+    let ids: Vec<&String> = b
+        .cases
+        .iter()
+        .filter(|c| c.split('#').next() == Some(func))
+        .collect();
+    assert!(ids.len() >= 12, "{func}: only {} cases", ids.len());
+    let (crash, hang, fresh) = (ids[2].as_str(), ids[6].as_str(), ids[9].as_str());
+    let args = [
+        "--gpu",
+        "--bad",
+        "--only",
+        func,
+        "--jobs",
+        "1",
+        "--timeout",
+        "1",
+    ];
+    let plain = report(on_double(&hooks, &double).args(args).args(["--batch", "1"]));
+    assert_eq!(plain.lines.len(), ids.len());
+    let plain = plain.map();
+    for recheck in [false, true] {
+        let mut cmd = on_double(&hooks, &double);
+        cmd.args(args)
+            .args(["--batch", "100"])
+            .env("HARNESS_TEST_CRASH", crash)
+            .env("HARNESS_TEST_HANG", hang)
+            .env("HARNESS_TEST_FRESH", fresh);
+        if recheck {
+            cmd.arg("--recheck");
+        }
+        let r = report(&mut cmd);
+        let got = r.map();
+        assert_eq!(r.lines.len(), ids.len(), "recheck {recheck}: {:?}", r.lines);
+        for id in &ids {
+            let line = &got[id.as_str()];
+            let id = id.as_str();
+            if id == crash {
+                assert!(
+                    line.starts_with("rc=- pre=0 ") && line.ends_with(" end=signal11 stage=1"),
+                    "recheck {recheck}: the crashed case: {id} {line}"
+                );
+            } else if id == hang {
+                assert!(
+                    line.starts_with("rc=- pre=0 ") && line.ends_with(" end=timeout stage=1"),
+                    "recheck {recheck}: the hung case: {id} {line}"
+                );
+            } else {
+                assert_eq!(
+                    line, &plain[id],
+                    "recheck {recheck}: {id} differs from a child per case"
+                );
+            }
+        }
+        let c = r.children();
+        // One batch; a fresh child after the crash, the hang and `fresh`
+        // (and with --recheck one more for each of the first two).
+        let restarts = if recheck { 5 } else { 3 };
+        assert_eq!(
+            c,
+            vec![1 + restarts, 100, 1, 0, restarts],
+            "recheck {recheck}: {:?}",
+            r.comments
+        );
+        assert!(
+            r.comments
+                .iter()
+                .any(|l| l.starts_with(&format!("# batch: after {fresh}: test hook"))),
+            "recheck {recheck}: no comment on the stop after {fresh}: {:?}",
+            r.comments
+        );
+        if recheck {
+            for id in [crash, hang] {
+                assert!(
+                    r.comments
+                        .iter()
+                        .any(|l| l.starts_with(&format!("# batch: {id} ended ("))),
+                    "no recheck of {id}: {:?}",
+                    r.comments
+                );
+            }
+        }
+    }
+}
+
+/// The exports that run alone in batch mode are exports, with a reason, and
+/// the generated table marks exactly their calls.
+#[test]
+fn isolated_exports_are_marked() {
+    let exports: BTreeSet<String> = gen::export_list().into_iter().collect();
+    for (f, why) in gen::ISOLATED {
+        assert!(
+            exports.contains(*f),
+            "gen.rs ISOLATED names {f}, which is not an export"
+        );
+        assert!(!why.is_empty(), "gen.rs ISOLATED: {f} without a reason");
+    }
+    let b = built();
+    let source = std::fs::read_to_string(&b.source).expect("harness.cu");
+    let mut rows = 0;
+    for line in source.lines() {
+        let Some(rest) = line.trim().strip_prefix("{\"") else {
+            continue;
+        };
+        let Some((name, tail)) = rest.split_once("\", hc_") else {
+            continue;
+        };
+        rows += 1;
+        let marked = tail.trim_end_matches("},").ends_with(", 1");
+        assert_eq!(marked, gen::isolated(name), "{name}: {line}");
+    }
+    assert_eq!(rows, b.names.len(), "rows of h_calls");
 }
