@@ -176,12 +176,13 @@ int main() {
   printf("launch and copy after the calls above: ok\n");
   printf("async notification callbacks run: %s\n", calls == 0 ? "none" : "some");
 
-  // NULL arguments and a second unregistration, last: this sample crashed
-  // (rc 139) under NVIDIA's runtime and ours alike, so most likely in a
-  // call both hand to the driver unchecked; the prime suspect is
-  // unregistering a freed notification handle again (driver
-  // use-after-free), which comes very last. Lines are printed as each call
-  // returns (stdout is line-buffered, see check.h).
+  // NULL arguments and a second unregistration, last. On the H200 (run of
+  // 2026-12-03) both runtimes printed every line up to "register, null
+  // handle out" and then died (rc 139): the second unregistration of a
+  // notification handle is a use-after-free in the driver. Ours now
+  // refuses a handle it has unregistered (cudaErrorInvalidValue, the
+  // retired-handle table); NVIDIA's still hands it to the driver. Lines are
+  // printed as each call returns (stdout is line-buffered, see check.h).
   note("p2p attr, null value", cudaDeviceGetP2PAttribute(NULL, cudaDevP2PAttrAccessSupported, 0, 0));
   note("host atomic capabilities, null caps", cudaDeviceGetHostAtomicCapabilities(NULL, ops, n_ops, 0));
   note("tex1D width, null format", cudaDeviceGetTexture1DLinearMaxWidth(&w, NULL, 0));

@@ -16,7 +16,8 @@
  *   double_lifecycle exit        calls from atexit handlers registered
  *                                before and after the first CUDA call
  *   double_lifecycle fork        a child forked after init calls CUDA
- *   double_lifecycle destroyed   streams and events used after their
+ *   double_lifecycle destroyed   streams, events and async notification
+ *                                handles used after their
  *                                destruction
  *
  * Linked with -lcuda (the double). Exit status 0 when the calls that must
@@ -193,6 +194,8 @@ static void exit_mode(void) {
     double_mark("main returns");
 }
 
+static void on_note(cudaAsyncNotificationInfo_t *, void *, cudaAsyncCallbackHandle_t) {}
+
 /* Handles destroyed through the runtime, used again: refused with
  * cudaErrorInvalidResourceHandle, never handed to the driver. A new
  * object at the same address works again. */
@@ -203,7 +206,13 @@ static void destroyed_mode(void) {
     CHECK("cudaEventCreate", cudaEventCreate(&e));
     CHECK("cudaStreamDestroy", cudaStreamDestroy(s));
     CHECK("cudaEventDestroy", cudaEventDestroy(e));
+    cudaAsyncCallbackHandle_t note = NULL;
+    CHECK("cudaDeviceRegisterAsyncNotification",
+          cudaDeviceRegisterAsyncNotification(0, on_note, NULL, &note));
+    CHECK("cudaDeviceUnregisterAsyncNotification", cudaDeviceUnregisterAsyncNotification(0, note));
     double_mark("destroyed");
+    CALL("destroyed: cudaDeviceUnregisterAsyncNotification",
+         cudaDeviceUnregisterAsyncNotification(0, note));
     CALL("destroyed: cudaStreamSynchronize", cudaStreamSynchronize(s));
     CALL("destroyed: cudaStreamQuery", cudaStreamQuery(s));
     add<<<1, 1, 0, s>>>(NULL, 0);

@@ -156,7 +156,7 @@ enum {
 
 #define MAGIC 0xD0B1E5EDu
 
-enum kind { K_CTX = 1, K_STREAM, K_EVENT, K_LIB, K_KERNEL, K_FUNC };
+enum kind { K_CTX = 1, K_STREAM, K_EVENT, K_LIB, K_KERNEL, K_FUNC, K_NOTE };
 
 struct obj {
     uint32_t magic;
@@ -741,6 +741,44 @@ static int attribute_value(int a, int dev) {
     if (a == 33) return dev;                       /* PCI bus id: one per device */
     if (a >= 1 && a <= 147) return g_h200_attributes[a - 1];
     return 0;
+}
+
+/* Async notifications: a handle per registration; unregistering one twice
+ * is a use-after-free in the real driver (a crash on the H200), here
+ * CUDA_ERROR_INVALID_HANDLE and a log line a test can look for. The
+ * callback is never called (the double has no device events). */
+EXPORT CUresult cuDeviceRegisterAsyncNotification(CUdevice d, void *cb, void *user,
+                                                  void **out) {
+    struct line l;
+    lstart(&l, "cuDeviceRegisterAsyncNotification");
+    lput(&l, " dev=%d", d);
+    (void)user;
+    lock();
+    CUresult rc = need_init();
+    if (!rc && (d < 0 || d >= devices())) rc = CUDA_ERROR_INVALID_DEVICE;
+    if (!rc && (!cb || !out)) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc) {
+        struct obj *n = new_obj(K_NOTE, 'N');
+        *out = n;
+        lput(&l, " -> handle=%s", n->label);
+    }
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuDeviceUnregisterAsyncNotification(CUdevice d, void *h) {
+    struct line l;
+    lstart(&l, "cuDeviceUnregisterAsyncNotification");
+    lput(&l, " dev=%d", d);
+    lock();
+    struct obj *o = find_obj(h, K_NOTE);
+    lput(&l, " handle=%s", o ? (o->dead ? "freed" : o->label) : "bad");
+    CUresult rc = need_init();
+    if (!rc && (d < 0 || d >= devices())) rc = CUDA_ERROR_INVALID_DEVICE;
+    if (!rc && (!o || o->dead)) rc = CUDA_ERROR_INVALID_HANDLE;
+    if (!rc) o->dead = 1;
+    unlock();
+    return done(&l, rc);
 }
 
 EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
@@ -1896,6 +1934,8 @@ static const struct proc g_procs[] = {
     P("cuDeviceGetUuid", cuDeviceGetUuid_v2, NULL, 11040),
     P("cuDeviceTotalMem", cuDeviceTotalMem_v2, NULL, 3020),
     P("cuDeviceGetAttribute", cuDeviceGetAttribute, NULL, 2000),
+    P("cuDeviceRegisterAsyncNotification", cuDeviceRegisterAsyncNotification, NULL, 12040),
+    P("cuDeviceUnregisterAsyncNotification", cuDeviceUnregisterAsyncNotification, NULL, 12040),
     P("cuDeviceGetPCIBusId", cuDeviceGetPCIBusId, NULL, 4010),
     P("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain, NULL, 7000),
     P("cuDevicePrimaryCtxRelease", cuDevicePrimaryCtxRelease_v2, NULL, 11000),

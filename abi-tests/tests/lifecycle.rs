@@ -431,6 +431,10 @@ fn destroyed_handles_never_reach_the_driver() {
         let want = format!("destroyed: {call} -> 400 cudaErrorInvalidResourceHandle");
         r.check(r.stdout.contains(&want), &format!("stdout lacks {want:?}"));
     }
+    // An async notification unregistered twice (a crash under NVIDIA's
+    // runtime on the H200): the handle is an argument, not a resource.
+    let want = "destroyed: cudaDeviceUnregisterAsyncNotification -> 1 cudaErrorInvalidValue";
+    r.check(r.stdout.contains(want), &format!("stdout lacks {want:?}"));
     // The full call log (not only the lifecycle calls) between the marks.
     let at = |m: &str| {
         r.log
@@ -450,6 +454,7 @@ fn destroyed_handles_never_reach_the_driver() {
             "cuStreamWaitEvent",
             "cuEventDestroy",
             "cuStreamDestroy",
+            "cuDeviceUnregisterAsyncNotification",
         ] {
             r.check(
                 abi_tests::log_function(l) != f,

@@ -443,6 +443,7 @@ pub fn register_async_notification(
     device_api()?
         .cuDeviceRegisterAsyncNotification(dev, callback, user_data, &mut handle)
         .ok()?;
+    crate::retired::revive(handle.cast());
     out.write(handle)
 }
 
@@ -452,9 +453,17 @@ pub fn unregister_async_notification(
     handle: cudaAsyncCallbackHandle_t,
 ) -> Result<(), cudaError_t> {
     context::check_device(dev)?;
+    // A handle unregistered already is freed memory to the driver (a
+    // second unregistration crashed the process under NVIDIA's runtime on
+    // the H200, c-samples/dev_misc): refused here.
+    if handle.is_null() || crate::retired::is_retired(handle.cast()) {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
     device_api()?
         .cuDeviceUnregisterAsyncNotification(dev, handle)
-        .ok()
+        .ok()?;
+    crate::retired::retire(handle.cast());
+    Ok(())
 }
 
 /// `cudaDeviceGetNvSciSyncAttributes`: fills the caller's NvSciSync
