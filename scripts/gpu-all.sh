@@ -7,11 +7,15 @@
 # Parts, in this order, each under its own time limit so one hang cannot
 # eat the others' time. One device command may run 10 minutes, so the
 # round trip is three commands, back to back (the machine stays warm):
-#   PARTS="samples torch diag"  then  PARTS="harness stress"  then  PARTS=bench
+#   PARTS="samples torch timport diag"  then  PARTS="harness stress"  then
+#   PARTS=bench
 #   samples  every c-sample under NVIDIA's runtime and ours, with the trace
 #            (gpu-run.sh)                               -> OUT/s/results.json
 #   torch    the PyTorch workload under both (pytorch/run.sh), TORCH_ROUNDS
 #            rounds (default 3; an exit crash shows in some rounds only)
+#   timport  `import torch` timed under NVIDIA's, ours through
+#            with-cudart.sh and ours with each of its parts
+#            (pytorch/import-probe.sh)
 #   diag     the diagnostics cases (c-samples/diag/run.py)
 #   harness  the differential harness in GPU mode (harness-run.sh)
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
@@ -25,7 +29,7 @@ gb=$(cd "$1" && pwd) || exit 2
 bb=$2
 [[ -d $bb ]] && bb=$(cd "$bb" && pwd)
 mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
-parts=${PARTS:-samples torch diag harness stress bench}
+parts=${PARTS:-samples torch timport diag harness stress bench}
 rest=$(mktemp -d "${TMPDIR:-/tmp}/gpu-all.XXXXXX")
 log=$out/all.log
 : >"$log"
@@ -57,6 +61,9 @@ part samples 230 env GPU_RUN_BUDGET=200 bash "$gb/gpu-run.sh" "$gb" "$rest/s"
 
 torch_rounds=${TORCH_ROUNDS:-3}
 part torch $((torch_rounds * 70 + 90)) bash "$gb/pytorch/run.sh" "$gb/lib" "$rest/torch" "$torch_rounds"
+
+# Where `import torch` spends its time under each runtime and launcher part.
+part timport 100 bash "$gb/pytorch/import-probe.sh" "$gb/lib" "$rest/timport" 5
 
 part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/diag.json"
 

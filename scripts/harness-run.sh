@@ -40,10 +40,13 @@
 #                        no-driver mode)
 #   HARNESS_TIMEOUT      calls: seconds for one whole run (default 150)
 #   HARNESS_BAD_ARGS     bad: program arguments (default "--gpu --bad --spread
-#                        --jobs 16 --timeout 10", batch mode; add "--batch 1"
-#                        for a child per case, "--recheck" to run a case that
-#                        crashed or hung inside a batch again in a fresh
-#                        child; "--bad --first" without a driver)
+#                        --jobs 16 --timeout 10 --recheck", batch mode:
+#                        --recheck runs a case that crashed or hung inside a
+#                        batch again in a fresh child, so an earlier case's
+#                        damage is not charged to it (the run of 2026-12-03
+#                        had 3 crashes under ours only, 2 of them after the
+#                        call returned); "--batch 1" for a child per case;
+#                        "--bad --first" without a driver)
 #   HARNESS_BAD_BUDGET   bad: no case starts after this many seconds (default
 #                        110: a run ends within about 120 s)
 #   HARNESS_BAD_TIMEOUT  bad: seconds for one whole run (default 160)
@@ -291,7 +294,7 @@ if [[ " $modes " == *" calls "* ]]; then
 fi
 if [[ " $modes " == *" bad "* ]]; then
   # Batch mode is the program's default for --gpu --bad.
-  bad_args=${HARNESS_BAD_ARGS:---gpu --bad --spread --jobs 16 --timeout 10}
+  bad_args=${HARNESS_BAD_ARGS:---gpu --bad --spread --jobs 16 --timeout 10 --recheck}
   run_part bad -bad "${HARNESS_BAD_TIMEOUT:-160}" "$bad_args --budget ${HARNESS_BAD_BUDGET:-110}"
   compare bad -bad "$bin/allowed-bad.txt"
 fi
