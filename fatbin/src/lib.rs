@@ -29,6 +29,8 @@ pub mod cubin;
 pub mod decompress;
 mod elf;
 mod error;
+#[doc(hidden)]
+pub mod fuzz_bodies;
 pub mod host;
 pub mod names;
 pub mod raw;

@@ -16,49 +16,13 @@ fn regression(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
-/// The bodies of the fuzz targets `container`, `decompress`, `host` and
-/// `cubin` (fatbin/fuzz/fuzz_targets/), on one input.
+/// What the fuzz targets `container`, `decompress`, `host` and `cubin`
+/// do, on one input.
 fn every_target(data: &[u8]) {
-    let _ = fatbin::WrapperHeader::parse(data);
-    if let Ok(fb) = fatbin::Fatbin::parse_first(data) {
-        let _ = fb.validate();
-    }
-    if let Ok(fb) = fatbin::Fatbin::parse(data) {
-        for e in fb.entries().flatten() {
-            let _ = e.arch_name();
-            let _ = e.options_str();
-            let _ = fatbin::select::entry_fits(&e, 9, 0);
-            let _ = e.decompress_with_limit(16 << 20);
-        }
-        let _ = fatbin::select_entry(&fb, 8, 6);
-        let _ = fatbin::select_entry(&fb, 9, 0);
-    }
-    if data.len() > 8 {
-        let declared = u32::from_le_bytes([data[0], data[1], data[2], 0]) as u64;
-        let _ = fatbin::decompress::zstd(&data[8..], declared, 16 << 20);
-        let _ = fatbin::decompress::lz4(&data[8..], declared, 16 << 20);
-    }
-    if let Ok(f) = fatbin::host::HostFile::parse(data) {
-        let _ = f.fatbin_sections();
-        let _ = f.wrappers();
-    }
-    if let Ok(lines) = fatbin::names::list("f.bin", "/f.bin", data, true) {
-        for l in lines {
-            if let fatbin::names::ListLine::Item(i) = l {
-                let _ = i.contents();
-            }
-        }
-    }
-    let _ = fatbin::cubin::parse_attributes(data);
-    if let Ok(c) = Cubin::parse(data) {
-        let _ = c.sm();
-        let _ = c.is_arch_specific();
-        let _ = c.kernels();
-        let _ = c.functions();
-        let _ = c.variables();
-        let _ = c.info_sections();
-        let _ = c.common_resources();
-    }
+    fatbin::fuzz_bodies::container(data);
+    fatbin::fuzz_bodies::decompress(data);
+    fatbin::fuzz_bodies::host(data);
+    fatbin::fuzz_bodies::cubin(data);
 }
 
 #[test]
