@@ -91,6 +91,19 @@ pub(crate) fn driver_gone() {
     }
 }
 
+/// Asks the driver whether it has shut down (at exit, its handler runs
+/// before those registered earlier): on "deinitialized", teardown begins.
+/// Returns whether it had. One cheap call; used where the runtime may run
+/// after the driver's shutdown (the exit watch, fatbin unregistration).
+pub(crate) fn driver_has_shut_down(drv: &crate::driver::Driver) -> bool {
+    let mut n = 0;
+    let gone = drv.cuDeviceGetCount(&mut n) == crate::driver::CUresult::ERROR_DEINITIALIZED;
+    if gone {
+        driver_gone();
+    }
+    gone
+}
+
 /// In the child of a `fork`: when the parent had loaded the driver, its
 /// contexts do not exist here, and every call that needs the driver
 /// answers `cudaErrorInitializationError` (the driver refuses a forked

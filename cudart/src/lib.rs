@@ -122,10 +122,8 @@ extern "C" fn exit_watch(_: *mut c_void) {
         if boundary::tearing_down() {
             return;
         }
-        let Some(drv) = driver::loaded() else { return };
-        let mut n = 0;
-        if drv.cuDeviceGetCount(&mut n) == driver::CUresult::ERROR_DEINITIALIZED {
-            boundary::driver_gone();
+        if let Some(drv) = driver::loaded() {
+            boundary::driver_has_shut_down(drv);
         }
     });
 }

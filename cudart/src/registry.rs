@@ -1248,9 +1248,8 @@ pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
             // shutdown (when the program initialized the driver before the
             // runtime did, no exit watch noticed it): ask first, so a
             // library is never handed to a driver that has shut down.
-            let mut n = 0;
-            if drv.cuDeviceGetCount(&mut n) == driver::CUresult::ERROR_DEINITIALIZED
-                || drv.cuLibraryUnload(lib) == driver::CUresult::ERROR_DEINITIALIZED
+            if !crate::boundary::driver_has_shut_down(drv)
+                && drv.cuLibraryUnload(lib) == driver::CUresult::ERROR_DEINITIALIZED
             {
                 crate::boundary::driver_gone();
             }
