@@ -210,7 +210,23 @@ static void destroyed_mode(void) {
     CHECK("cudaDeviceRegisterAsyncNotification",
           cudaDeviceRegisterAsyncNotification(0, on_note, NULL, &note));
     CHECK("cudaDeviceUnregisterAsyncNotification", cudaDeviceUnregisterAsyncNotification(0, note));
+    void *freed = NULL;
+    CHECK("cudaMalloc", cudaMalloc(&freed, 64));
+    CHECK("cudaFree", cudaFree(freed));
+    cudaStream_t live = NULL;
+    CHECK("cudaStreamCreate", cudaStreamCreate(&live));
+    unsigned char host[16] = {0};
     double_mark("destroyed");
+    /* Freed device memory as a copy operand; a live stream passed as
+     * objects of other kinds. */
+    CALL("destroyed: cudaMemcpy to freed", cudaMemcpy(freed, host, 16, cudaMemcpyDefault));
+    CALL("destroyed: cudaMemcpyAsync from freed",
+         cudaMemcpyAsync(host, freed, 16, cudaMemcpyDefault, 0));
+    CALL("wrong kind: cudaDeviceUnregisterAsyncNotification",
+         cudaDeviceUnregisterAsyncNotification(0, (cudaAsyncCallbackHandle_t)live));
+    CALL("wrong kind: cudaDestroyExternalSemaphore",
+         cudaDestroyExternalSemaphore((cudaExternalSemaphore_t)live));
+    CALL("wrong kind: cudaMemPoolTrimTo", cudaMemPoolTrimTo((cudaMemPool_t)live, 0));
     CALL("destroyed: cudaDeviceUnregisterAsyncNotification",
          cudaDeviceUnregisterAsyncNotification(0, note));
     CALL("destroyed: cudaStreamSynchronize", cudaStreamSynchronize(s));
@@ -228,6 +244,12 @@ static void destroyed_mode(void) {
     SHOW("same address as before: %s", s2 == s ? "yes" : "no");
     CHECK("new stream: cudaStreamSynchronize", cudaStreamSynchronize(s2));
     CHECK("new stream: cudaStreamDestroy", cudaStreamDestroy(s2));
+    CHECK("live stream: cudaStreamDestroy", cudaStreamDestroy(live));
+    void *again = NULL;
+    CHECK("cudaMalloc", cudaMalloc(&again, 64));
+    SHOW("same memory address as before: %s", again == freed ? "yes" : "no");
+    CHECK("new memory: cudaMemcpy", cudaMemcpy(again, host, 16, cudaMemcpyDefault));
+    CHECK("cudaFree", cudaFree(again));
     double_mark("done");
 }
 

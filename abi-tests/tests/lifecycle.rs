@@ -435,6 +435,23 @@ fn destroyed_handles_never_reach_the_driver() {
     // runtime on the H200): the handle is an argument, not a resource.
     let want = "destroyed: cudaDeviceUnregisterAsyncNotification -> 1 cudaErrorInvalidValue";
     r.check(r.stdout.contains(want), &format!("stdout lacks {want:?}"));
+    // Freed device memory as a copy operand (the driver copies it as host
+    // memory and faults), and a live stream passed as objects of other
+    // kinds (the driver crashed on each under NVIDIA's runtime).
+    for want in [
+        "destroyed: cudaMemcpy to freed -> 1 cudaErrorInvalidValue",
+        "destroyed: cudaMemcpyAsync from freed -> 1 cudaErrorInvalidValue",
+        "wrong kind: cudaDeviceUnregisterAsyncNotification -> 1 cudaErrorInvalidValue",
+        "wrong kind: cudaDestroyExternalSemaphore -> 400 cudaErrorInvalidResourceHandle",
+        "wrong kind: cudaMemPoolTrimTo -> 1 cudaErrorInvalidValue",
+    ] {
+        r.check(r.stdout.contains(want), &format!("stdout lacks {want:?}"));
+    }
+    // Memory allocated again takes copies, at the same address or not.
+    r.check(
+        r.stdout.contains("new memory: cudaMemcpy -> 0 cudaSuccess"),
+        "a new allocation must take copies",
+    );
     // The full call log (not only the lifecycle calls) between the marks.
     let at = |m: &str| {
         r.log
@@ -455,6 +472,10 @@ fn destroyed_handles_never_reach_the_driver() {
             "cuEventDestroy",
             "cuStreamDestroy",
             "cuDeviceUnregisterAsyncNotification",
+            "cuMemcpy",
+            "cuMemcpyAsync",
+            "cuDestroyExternalSemaphore",
+            "cuMemPoolTrimTo",
         ] {
             r.check(
                 abi_tests::log_function(l) != f,

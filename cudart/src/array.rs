@@ -15,6 +15,7 @@ use crate::abi::{
 };
 use crate::boundary::{In, Out};
 use crate::driver::memory::{CUarray, CUDA_ARRAY3D_DESCRIPTOR};
+use crate::handles::{self, Kind as Handle};
 use crate::memory::{api, check_kind, copy_2d, Place, Region};
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -345,7 +346,7 @@ pub fn element_size(f: Format) -> Result<usize, cudaError_t> {
 
 /// The driver's description of an array.
 pub fn descriptor(array: CUarray) -> Result<CUDA_ARRAY3D_DESCRIPTOR, cudaError_t> {
-    if array.is_null() || crate::retired::is_retired(array.cast()) {
+    if array.is_null() || handles::is_gone(array.cast(), Handle::Array) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
@@ -438,7 +439,7 @@ pub fn malloc_array(
     let d = create_descriptor(desc, width, height, 0, flags)?;
     let mut a: CUarray = std::ptr::null_mut();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
-    crate::retired::revive(a.cast());
+    handles::made(a.cast(), Handle::Array);
     out.write(a)
 }
 
@@ -454,7 +455,7 @@ pub fn malloc_3d_array(
     let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
     let mut a: CUarray = std::ptr::null_mut();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
-    crate::retired::revive(a.cast());
+    handles::made(a.cast(), Handle::Array);
     out.write(a)
 }
 
@@ -472,7 +473,7 @@ pub fn malloc_mipmapped_array(
     api(false)?
         .cuMipmappedArrayCreate(&mut m, &d, levels)
         .ok()?;
-    crate::retired::revive(m.cast());
+    handles::made(m.cast(), Handle::Mipmap);
     out.write(m)
 }
 
@@ -483,6 +484,7 @@ pub fn mipmapped_array_level(
     level: c_uint,
 ) -> Result<(), cudaError_t> {
     out.check()?;
+    array_handle(mipmap, Handle::Mipmap)?;
     let mut a: CUarray = std::ptr::null_mut();
     api(false)?
         .cuMipmappedArrayGetLevel(&mut a, mipmap.cast_mut(), level)
@@ -490,29 +492,28 @@ pub fn mipmapped_array_level(
     out.write(a)
 }
 
-/// `cudaFreeArray`: null is a no-op.
+/// `cudaFreeArray`: null is a no-op. An array freed already, or a live
+/// mipmapped array passed as one (the driver spins on it: a hang on the
+/// H200, both runtimes), is refused.
 pub fn free_array(array: cudaArray_t) -> Result<(), cudaError_t> {
     if array.is_null() {
         return Ok(());
     }
-    if crate::retired::is_retired(array.cast()) {
-        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
-    }
+    handles::check(array.cast(), Handle::Array)?;
     api(false)?.cuArrayDestroy(array).ok()?;
-    crate::retired::retire(array.cast());
+    handles::gone(array.cast(), Handle::Array);
     Ok(())
 }
 
-/// `cudaFreeMipmappedArray`: null is a no-op.
+/// `cudaFreeMipmappedArray`: null is a no-op; freed or live arrays of
+/// the other kind are refused (the driver crashed on an array).
 pub fn free_mipmapped_array(mipmap: cudaMipmappedArray_t) -> Result<(), cudaError_t> {
     if mipmap.is_null() {
         return Ok(());
     }
-    if crate::retired::is_retired(mipmap.cast()) {
-        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
-    }
+    handles::check(mipmap.cast(), Handle::Mipmap)?;
     api(false)?.cuMipmappedArrayDestroy(mipmap).ok()?;
-    crate::retired::retire(mipmap.cast());
+    handles::gone(mipmap.cast(), Handle::Mipmap);
     Ok(())
 }
 
@@ -573,6 +574,7 @@ pub fn mipmapped_memory_requirements(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     crate::context::check_device(device)?;
+    array_handle(mipmap.cast(), Handle::Mipmap)?;
     api(false)?
         .cuMipmappedArrayGetMemoryRequirements(out.as_ptr(), mipmap, device)
         .ok()
@@ -584,7 +586,7 @@ pub fn sparse_properties(
     array: cudaArray_t,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    array_handle(array.cast())?;
+    array_handle(array.cast(), Handle::Array)?;
     api(false)?
         .cuArrayGetSparseProperties(out.as_ptr(), array)
         .ok()
@@ -596,7 +598,7 @@ pub fn mipmapped_sparse_properties(
     mipmap: cudaMipmappedArray_t,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    array_handle(mipmap.cast())?;
+    array_handle(mipmap.cast(), Handle::Mipmap)?;
     api(false)?
         .cuMipmappedArrayGetSparseProperties(out.as_ptr(), mipmap)
         .ok()
@@ -663,7 +665,7 @@ pub fn copy_2d_to_array(
     kind: c_int,
     order: Order,
 ) -> Result<(), cudaError_t> {
-    array_handle(dst)?;
+    array_handle(dst, Handle::Array)?;
     run_2d(
         Region::at(Place::memory(src.cast_mut(), spitch, 0), 0, 0),
         Region::at(Place::Array(dst), w_offset, h_offset),
@@ -685,7 +687,7 @@ pub fn copy_2d_from_array(
     kind: c_int,
     order: Order,
 ) -> Result<(), cudaError_t> {
-    array_handle(src)?;
+    array_handle(src, Handle::Array)?;
     run_2d(
         Region::at(Place::Array(src.cast_mut()), w_offset, h_offset),
         Region::at(Place::memory(dst, dpitch, 0), 0, 0),
@@ -708,8 +710,8 @@ pub fn copy_2d_array_to_array(
     kind: c_int,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
-    array_handle(dst)?;
-    array_handle(src)?;
+    array_handle(dst, Handle::Array)?;
+    array_handle(src, Handle::Array)?;
     run_2d(
         Region::at(Place::Array(src.cast_mut()), w_offset_src, h_offset_src),
         Region::at(Place::Array(dst), w_offset_dst, h_offset_dst),
@@ -722,8 +724,10 @@ pub fn copy_2d_array_to_array(
     )
 }
 
-fn array_handle(a: *const c_void) -> Result<(), cudaError_t> {
-    if a.is_null() || crate::retired::is_retired(a.cast_mut()) {
+/// A non-null array (or, with `Handle::Mipmap`, mipmapped array) the
+/// runtime has not freed.
+fn array_handle(a: *const c_void, kind: Handle) -> Result<(), cudaError_t> {
+    if a.is_null() || handles::is_gone(a, kind) {
         Err(cudaError_t::cudaErrorInvalidResourceHandle)
     } else {
         Ok(())
@@ -751,7 +755,7 @@ enum Linear {
 impl Linear {
     /// An array operand, checking that `count` bytes fit from the offset on.
     fn array(array: *const c_void, x: usize, y: usize, count: usize) -> Result<Self, cudaError_t> {
-        array_handle(array)?;
+        array_handle(array, Handle::Array)?;
         let d = descriptor(array.cast_mut())?;
         let row = d
             .Width

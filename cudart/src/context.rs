@@ -40,7 +40,7 @@
 use crate::abi::{cudaDeviceAttr, cudaDeviceProp, cudaError_t};
 use crate::boundary::{In, Out};
 use crate::driver::{self, CUcontext, CUdevice, Driver};
-use crate::trace;
+use crate::{handles, trace};
 use once_cell::sync::OnceCell;
 use parking_lot::Mutex;
 use std::cell::Cell;
@@ -460,13 +460,13 @@ static ANY_DEAD: AtomicBool = AtomicBool::new(false);
 
 /// Notes an event or stream the runtime just created in the calling
 /// thread's current context (an address the driver reuses is alive again).
-pub fn handle_created(handle: *mut std::ffi::c_void) {
+pub fn handle_created(handle: *mut std::ffi::c_void, kind: handles::Kind) {
     let Some(drv) = driver::loaded() else {
         return;
     };
     let mut cur: CUcontext = std::ptr::null_mut();
     let _ = drv.cuCtxGetCurrent(&mut cur);
-    crate::retired::revive(handle);
+    handles::made(handle, kind);
     let mut h = HANDLES.lock();
     let h = h.get_or_insert_with(Handles::default);
     h.dead.remove(&(handle as usize));
@@ -474,12 +474,12 @@ pub fn handle_created(handle: *mut std::ffi::c_void) {
 }
 
 /// Forgets an event or stream destroyed through the runtime; later calls
-/// with it are refused ([`crate::retired`]).
-pub fn handle_destroyed(handle: *mut std::ffi::c_void) {
+/// with it are refused ([`crate::handles`]).
+pub fn handle_destroyed(handle: *mut std::ffi::c_void, kind: handles::Kind) {
     if let Some(h) = HANDLES.lock().as_mut() {
         h.live.remove(&(handle as usize));
     }
-    crate::retired::retire(handle);
+    handles::gone(handle, kind);
 }
 
 /// The events and streams of `ctx` die with it (a reset).
@@ -525,7 +525,7 @@ pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
     if is_dead(event) {
         return Err(cudaError_t::cudaErrorDeviceUninitialized);
     }
-    if crate::retired::is_retired(event) {
+    if handles::is_gone(event, handles::Kind::Event) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     Ok(())
@@ -536,7 +536,7 @@ pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
 /// `cudaErrorInvalidResourceHandle` without reaching the driver.
 #[inline]
 pub fn check_stream(stream: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
-    if is_dead(stream) || crate::retired::is_retired(stream) {
+    if is_dead(stream) || handles::is_gone(stream, handles::Kind::Stream) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     Ok(())

@@ -16,6 +16,7 @@ use crate::abi::{
 use crate::boundary::{In, Out};
 use crate::context;
 use crate::driver::{self, device::DeviceApi, Driver};
+use crate::handles::{self, Kind};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// The runtime version this library implements (13.0).
@@ -443,7 +444,7 @@ pub fn register_async_notification(
     device_api()?
         .cuDeviceRegisterAsyncNotification(dev, callback, user_data, &mut handle)
         .ok()?;
-    crate::retired::revive(handle.cast());
+    handles::made(handle.cast(), Kind::AsyncCallback);
     out.write(handle)
 }
 
@@ -456,13 +457,13 @@ pub fn unregister_async_notification(
     // A handle unregistered already is freed memory to the driver (a
     // second unregistration crashed the process under NVIDIA's runtime on
     // the H200, c-samples/dev_misc): refused here.
-    if handle.is_null() || crate::retired::is_retired(handle.cast()) {
+    if handle.is_null() || handles::refused(handle.cast(), Kind::AsyncCallback) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     device_api()?
         .cuDeviceUnregisterAsyncNotification(dev, handle)
         .ok()?;
-    crate::retired::retire(handle.cast());
+    handles::gone(handle.cast(), Kind::AsyncCallback);
     Ok(())
 }
 

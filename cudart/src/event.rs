@@ -24,7 +24,7 @@ pub fn create(out: Out<cudaEvent_t>, flags: c_uint) -> Result<(), cudaError_t> {
     }
     let mut e = std::ptr::null_mut();
     driver::get()?.cuEventCreate(&mut e, flags).ok()?;
-    crate::context::handle_created(e.cast());
+    crate::context::handle_created(e.cast(), crate::handles::Kind::Event);
     out.write(e)
 }
 
@@ -35,7 +35,7 @@ pub fn destroy(event: cudaEvent_t) -> Result<(), cudaError_t> {
     }
     crate::context::check_event(event.cast())?;
     driver::get()?.cuEventDestroy(event).ok()?;
-    crate::context::handle_destroyed(event.cast());
+    crate::context::handle_destroyed(event.cast(), crate::handles::Kind::Event);
     Ok(())
 }
 

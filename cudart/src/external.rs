@@ -22,6 +22,7 @@ use crate::driver::interop::{
     InteropApi, CUDA_ARRAY3D_DESCRIPTOR, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
 };
 use crate::driver::{self, CUdeviceptr};
+use crate::handles::{self, Kind};
 use crate::launch::driver_stream;
 use std::ffi::{c_uint, c_void};
 
@@ -43,6 +44,7 @@ pub fn import_memory(
     }
     let mut mem: cudaExternalMemory_t = std::ptr::null_mut();
     api(false)?.cuImportExternalMemory(&mut mem, &desc).ok()?;
+    handles::made(mem.cast(), Kind::ExternalMemory);
     out.write(mem)
 }
 
@@ -55,6 +57,7 @@ pub fn mapped_buffer(
     out.check()?;
     let desc = desc.read()?;
     let mut dptr: CUdeviceptr = 0;
+    handles::check(mem.cast(), Kind::ExternalMemory)?;
     api(false)?
         .cuExternalMemoryGetMappedBuffer(&mut dptr, mem, &desc)
         .ok()?;
@@ -86,15 +89,21 @@ pub fn mapped_mipmapped_array(
         reserved: [0; 16],
     };
     let mut mipmap: cudaMipmappedArray_t = std::ptr::null_mut();
+    handles::check(mem.cast(), Kind::ExternalMemory)?;
     api(false)?
         .cuExternalMemoryGetMappedMipmappedArray(&mut mipmap, mem, &driver_desc)
         .ok()?;
     out.write(mipmap)
 }
 
-/// `cudaDestroyExternalMemory`.
+/// `cudaDestroyExternalMemory`. One destroyed already, or a live object
+/// of another kind, is refused (the driver crashed on a stream passed as
+/// one under NVIDIA's runtime on the H200).
 pub fn destroy_memory(mem: cudaExternalMemory_t) -> Result<(), cudaError_t> {
-    api(false)?.cuDestroyExternalMemory(mem).ok()
+    handles::check(mem.cast(), Kind::ExternalMemory)?;
+    api(false)?.cuDestroyExternalMemory(mem).ok()?;
+    handles::gone(mem.cast(), Kind::ExternalMemory);
+    Ok(())
 }
 
 /// `cudaImportExternalSemaphore`.
@@ -113,6 +122,7 @@ pub fn import_semaphore(
     api(false)?
         .cuImportExternalSemaphore(&mut sem, &desc)
         .ok()?;
+    handles::made(sem.cast(), Kind::ExternalSemaphore);
     out.write(sem)
 }
 
@@ -128,6 +138,24 @@ fn semaphore_arrays<P>(
     Ok(())
 }
 
+/// Every semaphore of the array: a NULL one, one destroyed through the
+/// runtime or a live object of another kind is refused (the driver
+/// dereferences each: a NULL one crashed the process under NVIDIA's
+/// runtime on the H200).
+fn semaphore_handles(
+    sems: *const cudaExternalSemaphore_t,
+    count: c_uint,
+) -> Result<(), cudaError_t> {
+    for i in 0..count as usize {
+        let sem = In(sems.wrapping_add(i)).read()?;
+        if sem.is_null() {
+            return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+        }
+        handles::check(sem.cast(), Kind::ExternalSemaphore)?;
+    }
+    Ok(())
+}
+
 /// `cudaSignalExternalSemaphoresAsync` (`_ptsz`: `per_thread`).
 pub fn signal_semaphores(
     sems: *const cudaExternalSemaphore_t,
@@ -137,8 +165,10 @@ pub fn signal_semaphores(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     semaphore_arrays(sems, params, count)?;
+    let stream = driver_stream(stream, per_thread)?;
+    semaphore_handles(sems, count)?;
     api(per_thread)?
-        .cuSignalExternalSemaphoresAsync(sems, params, count, driver_stream(stream, per_thread)?)
+        .cuSignalExternalSemaphoresAsync(sems, params, count, stream)
         .ok()
 }
 
@@ -151,12 +181,17 @@ pub fn wait_semaphores(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     semaphore_arrays(sems, params, count)?;
+    let stream = driver_stream(stream, per_thread)?;
+    semaphore_handles(sems, count)?;
     api(per_thread)?
-        .cuWaitExternalSemaphoresAsync(sems, params, count, driver_stream(stream, per_thread)?)
+        .cuWaitExternalSemaphoresAsync(sems, params, count, stream)
         .ok()
 }
 
-/// `cudaDestroyExternalSemaphore`.
+/// `cudaDestroyExternalSemaphore`, refusing what [`destroy_memory`] does.
 pub fn destroy_semaphore(sem: cudaExternalSemaphore_t) -> Result<(), cudaError_t> {
-    api(false)?.cuDestroyExternalSemaphore(sem).ok()
+    handles::check(sem.cast(), Kind::ExternalSemaphore)?;
+    api(false)?.cuDestroyExternalSemaphore(sem).ok()?;
+    handles::gone(sem.cast(), Kind::ExternalSemaphore);
+    Ok(())
 }

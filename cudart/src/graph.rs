@@ -26,6 +26,15 @@
 //!   `CUgraphNodeParams`; the kernel, memcpy, memset and conditional members
 //!   differ (the driver's carry a context) and are converted, the others
 //!   are copied as they are.
+//!
+//! Handles ([`crate::handles`]): graphs the runtime makes are recorded as
+//! live (a graph passed as a node is refused: the driver wrote through one
+//! and crashed later under our runtime on the H200); a node destroyed
+//! through `cudaGraphDestroyNode` is recorded as gone (a second destruction
+//! or a query of it crashed the driver). Every node handle the runtime
+//! hands out (added nodes, node and edge lists, capture dependencies,
+//! clone look-ups) is taken out of the record, so that a node the driver
+//! made at a freed node's address (a capture) is not refused.
 
 use crate::abi::{
     cudaError_t, cudaExtent, cudaGraphExecUpdateResultInfo, cudaGraphExec_t,
@@ -35,7 +44,8 @@ use crate::abi::{
 };
 use crate::boundary::{In, Out};
 use crate::driver::graph::*;
-use crate::driver::{self, CUcontext, CUdeviceptr, CUkernel};
+use crate::driver::{self, CUcontext, CUdeviceptr, CUkernel, CUresult};
+use crate::handles::{self, Kind};
 use crate::launch::driver_stream;
 use crate::{context, registry};
 use std::ffi::{c_int, c_uint, c_void};
@@ -50,6 +60,99 @@ pub fn api(per_thread: bool) -> Result<&'static GraphApi, cudaError_t> {
 #[inline]
 pub fn drv() -> Result<&'static GraphApi, cudaError_t> {
     api(false)
+}
+
+/// A node argument: one the runtime destroyed, or a live object of another
+/// kind the runtime made (a graph), is refused before the driver reads it.
+#[inline]
+pub fn node(n: CUgraphNode) -> Result<CUgraphNode, cudaError_t> {
+    handles::check(n.cast(), Kind::Node)?;
+    Ok(n)
+}
+
+/// A node the driver just made and wrote through `out`: its address is no
+/// longer one the runtime saw destroyed.
+pub fn added(out: *mut CUgraphNode, r: CUresult) -> Result<(), cudaError_t> {
+    r.ok()?;
+    if !out.is_null() {
+        handles::forget(In(out.cast_const()).read()?.cast());
+    }
+    Ok(())
+}
+
+/// Nodes the driver just listed: `count` (read after the call, at most
+/// `room`, what the caller's array holds) of them at `nodes`.
+pub fn listed(
+    nodes: *const CUgraphNode,
+    count: *const usize,
+    room: usize,
+) -> Result<(), cudaError_t> {
+    if nodes.is_null() || count.is_null() {
+        return Ok(());
+    }
+    for i in 0..In(count).read()?.min(room) {
+        handles::forget(In(nodes.wrapping_add(i)).read()?.cast());
+    }
+    Ok(())
+}
+
+/// A list call (`call` writes up to `*count` nodes at `nodes`), with the
+/// listed nodes taken out of the record ([`listed`]).
+pub fn list(
+    nodes: *mut CUgraphNode,
+    count: *mut usize,
+    call: impl FnOnce() -> Result<CUresult, cudaError_t>,
+) -> Result<(), cudaError_t> {
+    let room = if count.is_null() {
+        0
+    } else {
+        In(count.cast_const()).read()?
+    };
+    call()?.ok()?;
+    listed(nodes, count, room)
+}
+
+/// `cudaGraphGetEdges`: both node lists are taken out of the record.
+pub fn get_edges(
+    graph: cudaGraph_t,
+    from: *mut CUgraphNode,
+    to: *mut CUgraphNode,
+    data: *mut c_void,
+    count: *mut usize,
+) -> Result<(), cudaError_t> {
+    let room = if count.is_null() {
+        0
+    } else {
+        In(count.cast_const()).read()?
+    };
+    drv()?
+        .cuGraphGetEdges(graph, from, to, data.cast(), count)
+        .ok()?;
+    listed(from, count, room)?;
+    listed(to, count, room)
+}
+
+/// `cudaGraphCreate`, `cudaGraphClone`: the new graph is recorded.
+pub fn made(out: *mut cudaGraph_t, r: CUresult) -> Result<(), cudaError_t> {
+    r.ok()?;
+    if !out.is_null() {
+        handles::made(In(out.cast_const()).read()?.cast(), Kind::Graph);
+    }
+    Ok(())
+}
+
+/// `cudaGraphDestroy`: the address is forgotten (its nodes went with it).
+pub fn destroy(graph: cudaGraph_t) -> Result<(), cudaError_t> {
+    drv()?.cuGraphDestroy(graph).ok()?;
+    handles::forget(graph.cast());
+    Ok(())
+}
+
+/// `cudaGraphDestroyNode`: the node is recorded as gone.
+pub fn destroy_node(n: CUgraphNode) -> Result<(), cudaError_t> {
+    drv()?.cuGraphDestroyNode(node(n)?).ok()?;
+    handles::gone(n.cast(), Kind::Node);
+    Ok(())
 }
 
 /// The context graph nodes are created in: the calling thread's.
@@ -136,9 +239,10 @@ pub fn add_kernel_node(
 ) -> Result<(), cudaError_t> {
     node.check()?;
     let d = kernel_node_params(&params.read()?, current_ctx()?)?;
-    drv()?
-        .cuGraphAddKernelNode(node.as_ptr(), graph, deps, n, &d)
-        .ok()
+    added(
+        node.as_ptr(),
+        drv()?.cuGraphAddKernelNode(node.as_ptr(), graph, deps, n, &d),
+    )
 }
 
 /// `cudaGraphKernelNodeGetParams`.
@@ -507,15 +611,14 @@ pub fn add_memcpy_node(
 ) -> Result<(), cudaError_t> {
     node.check()?;
     let d = copy.to_driver()?;
-    drv()?
-        .cuGraphAddMemcpyNode(node.as_ptr(), graph, deps, n, &d, current_ctx()?)
-        .ok()
+    let r = drv()?.cuGraphAddMemcpyNode(node.as_ptr(), graph, deps, n, &d, current_ctx()?);
+    added(node.as_ptr(), r)
 }
 
 /// `cudaGraphMemcpyNodeSetParams` and its 1D and symbol forms.
-pub fn memcpy_node_set_params(node: CUgraphNode, copy: CopyParams) -> Result<(), cudaError_t> {
+pub fn memcpy_node_set_params(n: CUgraphNode, copy: CopyParams) -> Result<(), cudaError_t> {
     let d = copy.to_driver()?;
-    drv()?.cuGraphMemcpyNodeSetParams(node, &d).ok()
+    drv()?.cuGraphMemcpyNodeSetParams(node(n)?, &d).ok()
 }
 
 /// `cudaGraphExecMemcpyNodeSetParams` and its 1D and symbol forms.
@@ -553,9 +656,9 @@ pub fn add_memset_node(
     params: *const crate::abi::cudaMemsetParams,
 ) -> Result<(), cudaError_t> {
     node.check()?;
-    drv()?
-        .cuGraphAddMemsetNode(node.as_ptr(), graph, deps, n, params.cast(), current_ctx()?)
-        .ok()
+    let r =
+        drv()?.cuGraphAddMemsetNode(node.as_ptr(), graph, deps, n, params.cast(), current_ctx()?);
+    added(node.as_ptr(), r)
 }
 
 // ---------------------------------------------------------------------------
@@ -684,9 +787,8 @@ pub fn add_node(
     node.check()?;
     let mut p = In(params as *const cudaGraphNodeParams).read()?;
     let mut d = node_params_to_driver(&p, current_ctx()?, &array_element_bytes)?;
-    drv()?
-        .cuGraphAddNode(node.as_ptr(), graph, deps, data, n, &mut d)
-        .ok()?;
+    let r = drv()?.cuGraphAddNode(node.as_ptr(), graph, deps, data, n, &mut d);
+    added(node.as_ptr(), r)?;
     node_params_back(&mut p, &d);
     Out(params).write(p)
 }

@@ -43,9 +43,18 @@ fn api() -> Result<&'static InteropApi, cudaError_t> {
 // ---------------------------------------------------------------------------
 // Graphics resources, whatever API registered them.
 
+/// A live object of another kind the runtime made (a stream) is no
+/// graphics resource: refused before the driver reads it (it crashed on
+/// one under NVIDIA's runtime on the H200). Resources are not recorded:
+/// the many registration calls hand them out through the driver.
+fn resource(r: cudaGraphicsResource_t) -> Result<cudaGraphicsResource_t, cudaError_t> {
+    crate::handles::check(r.cast(), crate::handles::Kind::GraphicsResource)?;
+    Ok(r)
+}
+
 /// `cudaGraphicsUnregisterResource`.
-pub fn unregister_resource(resource: cudaGraphicsResource_t) -> Result<(), cudaError_t> {
-    api()?.cuGraphicsUnregisterResource(resource).ok()
+pub fn unregister_resource(r: cudaGraphicsResource_t) -> Result<(), cudaError_t> {
+    api()?.cuGraphicsUnregisterResource(resource(r)?).ok()
 }
 
 /// `count` as the driver's unsigned count; a negative one is refused.
@@ -93,8 +102,10 @@ pub fn unmap_resources(
 }
 
 /// `cudaGraphicsResourceSetMapFlags`.
-pub fn set_map_flags(resource: cudaGraphicsResource_t, flags: c_uint) -> Result<(), cudaError_t> {
-    api()?.cuGraphicsResourceSetMapFlags(resource, flags).ok()
+pub fn set_map_flags(r: cudaGraphicsResource_t, flags: c_uint) -> Result<(), cudaError_t> {
+    api()?
+        .cuGraphicsResourceSetMapFlags(resource(r)?, flags)
+        .ok()
 }
 
 /// `cudaGraphicsResourceGetMappedPointer`: `void **` and `CUdeviceptr *`
@@ -103,32 +114,32 @@ pub fn set_map_flags(resource: cudaGraphicsResource_t, flags: c_uint) -> Result<
 pub fn mapped_pointer(
     dev_ptr: *mut *mut c_void,
     size: *mut usize,
-    resource: cudaGraphicsResource_t,
+    r: cudaGraphicsResource_t,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsResourceGetMappedPointer(dev_ptr.cast::<CUdeviceptr>(), size, resource)
+        .cuGraphicsResourceGetMappedPointer(dev_ptr.cast::<CUdeviceptr>(), size, resource(r)?)
         .ok()
 }
 
 /// `cudaGraphicsSubResourceGetMappedArray`.
 pub fn sub_resource_mapped_array(
     array: *mut cudaArray_t,
-    resource: cudaGraphicsResource_t,
+    r: cudaGraphicsResource_t,
     index: c_uint,
     level: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsSubResourceGetMappedArray(array, resource, index, level)
+        .cuGraphicsSubResourceGetMappedArray(array, resource(r)?, index, level)
         .ok()
 }
 
 /// `cudaGraphicsResourceGetMappedMipmappedArray`.
 pub fn mapped_mipmapped_array(
     mipmap: *mut cudaMipmappedArray_t,
-    resource: cudaGraphicsResource_t,
+    r: cudaGraphicsResource_t,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsResourceGetMappedMipmappedArray(mipmap, resource)
+        .cuGraphicsResourceGetMappedMipmappedArray(mipmap, resource(r)?)
         .ok()
 }
 
@@ -409,6 +420,7 @@ pub fn mapped_egl_frame(
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     out.check()?;
+    let resource = self::resource(resource)?;
     let mut frame = CUeglFrame::default();
     api()?
         .cuGraphicsResourceGetMappedEglFrame(&mut frame, resource, index, level)

@@ -435,12 +435,12 @@ mod tests {
         let s = 0x1234 as cudaStream_t;
         assert_eq!(driver_stream(s, true), Ok(s));
         // A stream the runtime destroyed never reaches the driver.
-        crate::retired::retire(s.cast());
+        crate::handles::gone(s.cast(), crate::handles::Kind::Stream);
         assert_eq!(
             driver_stream(s, false),
             Err(cudaError_t::cudaErrorInvalidResourceHandle)
         );
-        crate::retired::revive(s.cast());
+        crate::handles::made(s.cast(), crate::handles::Kind::Stream);
         assert_eq!(driver_stream(s, false), Ok(s));
     }
 }

@@ -5,6 +5,7 @@
 //! exports; [`boundary`] the wrapper every export goes through; [`abi`] the
 //! C types; [`error`] the last and sticky errors; [`driver`] the driver's
 //! entry points; [`context`] lazy initialization and primary contexts;
+//! [`handles`] the handles the runtime made and destroyed;
 //! [`registry`] registered fatbins, kernels and variables with lazy
 //! loading; [`launch`], [`memory`], [`stream`], [`event`], [`device`],
 //! [`graph`], [`array`], [`texture`], [`mempool`], [`ipc`], [`peer`],
@@ -24,6 +25,7 @@ pub mod error;
 pub mod event;
 pub mod external;
 pub mod graph;
+pub mod handles;
 pub mod interop;
 pub mod ipc;
 pub mod launch;
@@ -34,7 +36,6 @@ pub mod occupancy;
 pub mod peer;
 pub mod profiler;
 pub mod registry;
-pub mod retired;
 pub mod stream;
 pub mod texture;
 pub mod trace;

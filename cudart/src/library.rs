@@ -13,6 +13,7 @@ use crate::abi::{
 use crate::boundary::{CStrArg, In, Out};
 use crate::driver::library::LibraryApi;
 use crate::driver::{self, CUresult, CUDA_VERSION};
+use crate::handles::{self, Kind};
 use crate::{context, registry};
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -87,6 +88,7 @@ pub fn load_data(
         )
         .ok()?;
     log::info!(target: "cudart::lifecycle", "library: cudaLibraryLoadData loaded a library");
+    handles::made(l.cast(), Kind::Library);
     out.write(l)
 }
 
@@ -115,12 +117,41 @@ pub fn load_from_file(
         )
         .ok()?;
     log::info!(target: "cudart::lifecycle", "library: cudaLibraryLoadFromFile loaded {}", name.to_string_lossy());
+    handles::made(l.cast(), Kind::Library);
     out.write(l)
 }
 
-/// `cudaLibraryUnload` (the driver checks the handle).
+/// A library the runtime unloaded, or a live kernel passed as a library,
+/// is refused before the driver reads it (it crashed on both under
+/// NVIDIA's runtime on the H200).
+fn library(lib: cudaLibrary_t) -> Result<cudaLibrary_t, cudaError_t> {
+    handles::check(lib.cast(), Kind::Library)?;
+    Ok(lib)
+}
+
+/// `cudaLibraryUnload`. The library's kernels die with it: they are
+/// recorded as gone (a launch of one is refused) and the threads' launch
+/// caches forget them.
 pub fn unload(lib: cudaLibrary_t) -> Result<(), cudaError_t> {
-    driver::get()?.cuLibraryUnload(lib).ok()
+    let lib = library(lib)?;
+    let drv = driver::get()?;
+    let mut kernels = Vec::new();
+    if let Ok(api) = api() {
+        let mut n = 0;
+        if api.cuLibraryGetKernelCount(&mut n, lib) == CUresult::SUCCESS && n > 0 {
+            kernels.resize(n as usize, std::ptr::null_mut());
+            if api.cuLibraryEnumerateKernels(kernels.as_mut_ptr(), n, lib) != CUresult::SUCCESS {
+                kernels.clear();
+            }
+        }
+    }
+    drv.cuLibraryUnload(lib).ok()?;
+    handles::gone(lib.cast(), Kind::Library);
+    for k in kernels {
+        handles::gone(k.cast(), Kind::Kernel);
+    }
+    registry::kernels_went_away();
+    Ok(())
 }
 
 /// `cudaLibraryGetKernel`.
@@ -131,16 +162,19 @@ pub fn get_kernel(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let name = name.get()?;
+    let lib = library(lib)?;
     let mut k = std::ptr::null_mut();
     driver::get()?
         .cuLibraryGetKernel(&mut k, lib, name.as_ptr())
         .ok()?;
+    handles::made(k.cast(), Kind::Kernel);
     out.write(k)
 }
 
 /// `cudaLibraryGetKernelCount`.
 pub fn get_kernel_count(out: Out<c_uint>, lib: cudaLibrary_t) -> Result<(), cudaError_t> {
     out.check()?;
+    let lib = library(lib)?;
     let mut n = 0;
     api()?.cuLibraryGetKernelCount(&mut n, lib).ok()?;
     out.write(n)
@@ -155,7 +189,9 @@ pub fn enumerate_kernels(
     if kernels.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    api()?.cuLibraryEnumerateKernels(kernels, n, lib).ok()
+    api()?
+        .cuLibraryEnumerateKernels(kernels, n, library(lib)?)
+        .ok()
 }
 
 /// `cudaLibraryGetGlobal`: a `__device__`/`__constant__` variable's address
@@ -169,7 +205,7 @@ pub fn get_global(
     let name = name.get()?;
     // `void **` and `CUdeviceptr *` both point to 64 bits.
     driver::get()?
-        .cuLibraryGetGlobal(dptr.cast(), bytes, lib, name.as_ptr())
+        .cuLibraryGetGlobal(dptr.cast(), bytes, library(lib)?, name.as_ptr())
         .ok()
 }
 
@@ -182,7 +218,7 @@ pub fn get_managed(
 ) -> Result<(), cudaError_t> {
     let name = name.get()?;
     driver::get()?
-        .cuLibraryGetManaged(dptr.cast(), bytes, lib, name.as_ptr())
+        .cuLibraryGetManaged(dptr.cast(), bytes, library(lib)?, name.as_ptr())
         .ok()
 }
 
@@ -197,7 +233,7 @@ pub fn get_unified_function(
     let symbol = symbol.get()?;
     let mut f = std::ptr::null_mut();
     api()?
-        .cuLibraryGetUnifiedFunction(&mut f, lib, symbol.as_ptr())
+        .cuLibraryGetUnifiedFunction(&mut f, library(lib)?, symbol.as_ptr())
         .ok()?;
     out.write(f)
 }

@@ -18,9 +18,11 @@ use crate::abi::{
 use crate::array;
 use crate::boundary::{In, Out};
 use crate::driver::memory::{
-    CUarray, MemoryApi, CUDA_MEMCPY2D, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_UNIFIED,
+    CUarray, MemoryApi, CUDA_MEMCPY2D, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_DEVICE,
+    CU_MEMORYTYPE_UNIFIED,
 };
-use crate::driver::{self, CUdeviceptr};
+use crate::driver::{self, CUdeviceptr, CUresult};
+use crate::handles::{self, Kind};
 use crate::launch::driver_stream;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
@@ -51,12 +53,78 @@ pub fn malloc(out: Out<*mut c_void>, size: usize) -> Result<(), cudaError_t> {
     out.write(p as *mut c_void)
 }
 
-/// `cudaFree`: null is a no-op (after the lazy init the wrapper did).
+/// `cudaFree`: null is a no-op (after the lazy init the wrapper did). The
+/// address is recorded as freed device memory ([`not_freed`]).
 pub fn free(ptr: *mut c_void) -> Result<(), cudaError_t> {
     if ptr.is_null() {
         return Ok(());
     }
-    driver::get()?.cuMemFree(ptr as CUdeviceptr).ok()
+    driver::get()?.cuMemFree(ptr as CUdeviceptr).ok()?;
+    handles::gone(ptr, Kind::DeviceMemory);
+    Ok(())
+}
+
+/// A copy operand must not be device memory freed through `cudaFree`: the
+/// driver, which cannot place the address, copies it as host memory and
+/// faults (a crash under NVIDIA's runtime on the H200; the driver's
+/// `cudaErrorInvalidValue` here). One table probe per operand; an address
+/// recorded as freed is asked of the driver, which may have handed it out
+/// again since (an allocation made elsewhere), and is then forgotten.
+#[inline]
+pub(crate) fn not_freed(ptr: *const c_void) -> Result<(), cudaError_t> {
+    if handles::is_gone(ptr, Kind::DeviceMemory) {
+        return freed_again(ptr);
+    }
+    Ok(())
+}
+
+/// An out-pointer of a page-locked allocation must not point into device
+/// memory, which the host cannot write (a crash under NVIDIA's runtime on
+/// the H200): `cudaErrorInvalidValue`. One pointer query; allocating
+/// page-locked memory costs far more.
+fn host_writable(out: *const c_void) -> Result<(), cudaError_t> {
+    let mut ty: c_uint = 0;
+    let r = driver::get()?.cuPointerGetAttribute(
+        (&mut ty as *mut c_uint).cast(),
+        CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        out as CUdeviceptr,
+    );
+    let mut managed: c_uint = 0;
+    if r == CUresult::SUCCESS
+        && ty == CU_MEMORYTYPE_DEVICE
+        && driver::get()?.cuPointerGetAttribute(
+            (&mut managed as *mut c_uint).cast(),
+            CU_POINTER_ATTRIBUTE_IS_MANAGED,
+            out as CUdeviceptr,
+        ) == CUresult::SUCCESS
+        && managed == 0
+    {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    Ok(())
+}
+
+/// The driver's `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
+const CU_POINTER_ATTRIBUTE_IS_MANAGED: c_int = 8;
+
+/// The driver's `CU_POINTER_ATTRIBUTE_MEMORY_TYPE`.
+const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_int = 2;
+
+#[cold]
+#[inline(never)]
+fn freed_again(ptr: *const c_void) -> Result<(), cudaError_t> {
+    let mut ty: c_uint = 0;
+    let known = driver::get()?.cuPointerGetAttribute(
+        (&mut ty as *mut c_uint).cast(),
+        CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        ptr as CUdeviceptr,
+    );
+    if known == CUresult::SUCCESS {
+        handles::forget(ptr);
+        Ok(())
+    } else {
+        Err(cudaError_t::cudaErrorInvalidValue)
+    }
 }
 
 /// `cudaMallocPitch`.
@@ -89,6 +157,7 @@ pub fn malloc_host(out: Out<*mut c_void>, size: usize) -> Result<(), cudaError_t
 /// `cudaHostAlloc`: the flags are the driver's `CU_MEMHOSTALLOC_*`.
 pub fn host_alloc(out: Out<*mut c_void>, size: usize, flags: c_uint) -> Result<(), cudaError_t> {
     out.check()?;
+    host_writable(out.as_ptr().cast())?;
     if flags & !0x7 != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
@@ -200,6 +269,8 @@ pub fn memcpy(
     if count == 0 {
         return Ok(());
     }
+    not_freed(dst)?;
+    not_freed(src)?;
     drv(per_thread)?
         .cuMemcpy(dst as CUdeviceptr, src as CUdeviceptr, count)
         .ok()
@@ -218,6 +289,8 @@ pub fn memcpy_async(
     if count == 0 {
         return Ok(());
     }
+    not_freed(dst)?;
+    not_freed(src)?;
     drv(per_thread)?
         .cuMemcpyAsync(
             dst as CUdeviceptr,
@@ -276,9 +349,38 @@ pub fn memset_2d(
     if width == 0 || height == 0 {
         return Ok(());
     }
+    rows_fit(dst, pitch, width, height)?;
     drv(per_thread)?
         .cuMemsetD2D8(dst as CUdeviceptr, pitch, value as u8, width, height)
         .ok()
+}
+
+/// The rows of a 2D memset must lie within the allocation `dst` is in
+/// (when the driver knows it) and within the address space: the driver
+/// spins on 2^62 rows (a hang under NVIDIA's runtime on the H200).
+/// `cudaErrorInvalidValue` otherwise. One address-range query: 2D memsets
+/// are not on a hot path.
+fn rows_fit(
+    dst: *mut c_void,
+    pitch: usize,
+    width: usize,
+    height: usize,
+) -> Result<(), cudaError_t> {
+    let bad = cudaError_t::cudaErrorInvalidValue;
+    let last = pitch
+        .checked_mul(height - 1)
+        .and_then(|o| o.checked_add(width))
+        .ok_or(bad)?;
+    let start = dst as usize;
+    let end = start.checked_add(last).ok_or(bad)?;
+    let (mut base, mut size): (CUdeviceptr, usize) = (0, 0);
+    if driver::get()?.cuMemGetAddressRange(&mut base, &mut size, start as CUdeviceptr)
+        == CUresult::SUCCESS
+        && (base as usize).checked_add(size).is_some_and(|e| end > e)
+    {
+        return Err(bad);
+    }
+    Ok(())
 }
 
 /// `cudaMemcpy2D` / `cudaMemcpy2DAsync`.
@@ -518,6 +620,11 @@ pub(crate) fn copy_2d(
     stream: Option<cudaStream_t>,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    for r in [src, dst] {
+        if let Place::Memory { ptr, .. } = r.place {
+            not_freed(ptr)?;
+        }
+    }
     let p = params_2d(src, dst, width, height);
     let api = api(per_thread)?;
     match stream {
@@ -712,6 +819,7 @@ pub fn memset_2d_async(
     if width == 0 || height == 0 {
         return Ok(());
     }
+    rows_fit(dst, pitch, width, height)?;
     api(per_thread)?
         .cuMemsetD2D8Async(
             dst as CUdeviceptr,

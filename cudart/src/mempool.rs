@@ -20,6 +20,16 @@ use crate::launch::driver_stream;
 use crate::memory::api;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
+/// A live object of another kind the runtime made (a stream) is no pool:
+/// `cudaErrorInvalidValue`, as NVIDIA's runtime answers where it does not
+/// crash (the driver crashed on a stream passed as a pool on the H200).
+fn pool_handle(pool: cudaMemPool_t) -> Result<cudaMemPool_t, cudaError_t> {
+    if crate::handles::refused(pool.cast(), crate::handles::Kind::MemPool) {
+        return Err(cudaError_t::cudaErrorInvalidValue);
+    }
+    Ok(pool)
+}
+
 /// `cudaMallocAsync` (and `_ptsz`): from the current pool of the stream's
 /// device.
 pub fn malloc_async(
@@ -47,7 +57,12 @@ pub fn malloc_from_pool_async(
     out.check()?;
     let mut p: CUdeviceptr = 0;
     api(per_thread)?
-        .cuMemAllocFromPoolAsync(&mut p, size, pool, driver_stream(stream, per_thread)?)
+        .cuMemAllocFromPoolAsync(
+            &mut p,
+            size,
+            pool_handle(pool)?,
+            driver_stream(stream, per_thread)?,
+        )
         .ok()?;
     out.write(p as *mut c_void)
 }
@@ -74,12 +89,14 @@ pub fn create(out: Out<cudaMemPool_t>, props: In<cudaMemPoolProps>) -> Result<()
 
 /// `cudaMemPoolDestroy`.
 pub fn destroy(pool: cudaMemPool_t) -> Result<(), cudaError_t> {
-    api(false)?.cuMemPoolDestroy(pool).ok()
+    api(false)?.cuMemPoolDestroy(pool_handle(pool)?).ok()
 }
 
 /// `cudaMemPoolTrimTo`.
 pub fn trim_to(pool: cudaMemPool_t, min_bytes_to_keep: usize) -> Result<(), cudaError_t> {
-    api(false)?.cuMemPoolTrimTo(pool, min_bytes_to_keep).ok()
+    api(false)?
+        .cuMemPoolTrimTo(pool_handle(pool)?, min_bytes_to_keep)
+        .ok()
 }
 
 /// `cudaMemPoolSetAttribute`: `value` points to the attribute's type.
@@ -92,7 +109,7 @@ pub fn set_attribute(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     api(false)?
-        .cuMemPoolSetAttribute(pool, attr.0 as c_int, value)
+        .cuMemPoolSetAttribute(pool_handle(pool)?, attr.0 as c_int, value)
         .ok()
 }
 
@@ -106,7 +123,7 @@ pub fn get_attribute(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     api(false)?
-        .cuMemPoolGetAttribute(pool, attr.0 as c_int, value)
+        .cuMemPoolGetAttribute(pool_handle(pool)?, attr.0 as c_int, value)
         .ok()
 }
 
@@ -119,7 +136,9 @@ pub fn set_access(
     if descs.is_null() && count != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    api(false)?.cuMemPoolSetAccess(pool, descs, count).ok()
+    api(false)?
+        .cuMemPoolSetAccess(pool_handle(pool)?, descs, count)
+        .ok()
 }
 
 /// `cudaMemPoolGetAccess`.
@@ -134,7 +153,7 @@ pub fn get_access(
     }
     let mut f: c_int = 0;
     api(false)?
-        .cuMemPoolGetAccess(&mut f, pool, location)
+        .cuMemPoolGetAccess(&mut f, pool_handle(pool)?, location)
         .ok()?;
     flags.write(cudaMemAccessFlags(f as u32))
 }
@@ -153,7 +172,7 @@ pub fn export_to_shareable_handle(
     api(false)?
         .cuMemPoolExportToShareableHandle(
             handle,
-            pool,
+            pool_handle(pool)?,
             handle_type.0 as c_int,
             c_ulonglong::from(flags),
         )
@@ -204,7 +223,7 @@ pub fn import_pointer(
     }
     let mut p: CUdeviceptr = 0;
     api(false)?
-        .cuMemPoolImportPointer(&mut p, pool, data)
+        .cuMemPoolImportPointer(&mut p, pool_handle(pool)?, data)
         .ok()?;
     out.write(p as *mut c_void)
 }
@@ -235,7 +254,9 @@ pub fn device_get_pool(out: Out<cudaMemPool_t>, device: c_int) -> Result<(), cud
 /// `cudaDeviceSetMemPool`.
 pub fn device_set_pool(device: c_int, pool: cudaMemPool_t) -> Result<(), cudaError_t> {
     check_device(device)?;
-    api(false)?.cuDeviceSetMemPool(device, pool).ok()
+    api(false)?
+        .cuDeviceSetMemPool(device, pool_handle(pool)?)
+        .ok()
 }
 
 /// `cudaMemGetDefaultMemPool`: the default pool of a location and
@@ -283,6 +304,6 @@ pub fn location_set_pool(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     api(false)?
-        .cuMemSetMemPool(location, alloc_type.0 as c_int, pool)
+        .cuMemSetMemPool(location, alloc_type.0 as c_int, pool_handle(pool)?)
         .ok()
 }

@@ -5,9 +5,10 @@
 //! (flags are reserved and must be 0; the driver checks).
 
 use crate::abi::{cudaError_t, cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t};
-use crate::boundary::{CStrArg, Out};
+use crate::boundary::{CStrArg, In, Out};
 use crate::driver;
 use crate::driver::library::LibraryApi;
+use crate::handles::{self, Kind};
 use std::ffi::{c_char, c_uint, c_void};
 
 fn api() -> Result<&'static LibraryApi, cudaError_t> {
@@ -70,13 +71,21 @@ pub fn logs_register_callback(
     if callback.is_none() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    api()?.cuLogsRegisterCallback(callback, data, handle).ok()
+    api()?.cuLogsRegisterCallback(callback, data, handle).ok()?;
+    if !handle.is_null() {
+        handles::made(In(handle.cast_const()).read()?.cast(), Kind::LogsCallback);
+    }
+    Ok(())
 }
 
-/// `cudaLogsUnregisterCallback`.
+/// `cudaLogsUnregisterCallback`. A handle unregistered already, or a live
+/// object of another kind (a stream), is refused before the driver reads
+/// it (it crashed on a stream under NVIDIA's runtime on the H200).
 pub fn logs_unregister_callback(handle: cudaLogsCallbackHandle) -> Result<(), cudaError_t> {
-    if handle.is_null() {
+    if handle.is_null() || handles::refused(handle.cast(), Kind::LogsCallback) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    api()?.cuLogsUnregisterCallback(handle).ok()
+    api()?.cuLogsUnregisterCallback(handle).ok()?;
+    handles::gone(handle.cast(), Kind::LogsCallback);
+    Ok(())
 }

@@ -1300,6 +1300,12 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
     launch_handle_miss(key, generation)
 }
 
+/// Kernel handles went away outside the registry (`cudaLibraryUnload`):
+/// the threads' launch caches drop what they resolved.
+pub fn kernels_went_away() {
+    GENERATION.fetch_add(1, Ordering::Release);
+}
+
 /// [`launch_handle`] on a miss: the registry, then the cache. The
 /// generation is the one read before the look-up, so records that went
 /// away meanwhile empty the cache at the next launch.
@@ -1308,7 +1314,13 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
 fn launch_handle_miss(key: usize, generation: u64) -> Result<CUkernel, cudaError_t> {
     let k = match kernel_for_stub(key as *const c_void) {
         Some(kernel) => kernel.handle()?,
-        None => key as CUkernel,
+        // A kernel of a library unloaded through the runtime, or a live
+        // library passed as a kernel, is refused (the driver crashed on
+        // both under NVIDIA's runtime on the H200).
+        None => {
+            crate::handles::check(key as *const c_void, crate::handles::Kind::Kernel)?;
+            key as CUkernel
+        }
     };
     LAUNCH_CACHE.with(|c| c.insert(key, k as usize, generation));
     Ok(k)

@@ -29,7 +29,7 @@ pub fn create(out: Out<cudaStream_t>, flags: c_uint) -> Result<(), cudaError_t> 
     }
     let mut s = std::ptr::null_mut();
     driver::get()?.cuStreamCreate(&mut s, flags).ok()?;
-    crate::context::handle_created(s.cast());
+    crate::context::handle_created(s.cast(), crate::handles::Kind::Stream);
     out.write(s)
 }
 
@@ -47,7 +47,7 @@ pub fn create_with_priority(
     driver::get()?
         .cuStreamCreateWithPriority(&mut s, flags, priority)
         .ok()?;
-    crate::context::handle_created(s.cast());
+    crate::context::handle_created(s.cast(), crate::handles::Kind::Stream);
     out.write(s)
 }
 
@@ -58,7 +58,7 @@ pub fn destroy(stream: cudaStream_t) -> Result<(), cudaError_t> {
     }
     crate::context::check_stream(stream.cast())?;
     driver::get()?.cuStreamDestroy(stream).ok()?;
-    crate::context::handle_destroyed(stream.cast());
+    crate::context::handle_destroyed(stream.cast(), crate::handles::Kind::Stream);
     Ok(())
 }
 
@@ -251,9 +251,8 @@ pub fn end_capture(
     graph.check()?;
     // Straight into the caller's location: an invalidated capture ends
     // with NULL there, exactly as the driver writes it.
-    api(per_thread)?
-        .cuStreamEndCapture(driver_stream(stream, per_thread)?, graph.as_ptr())
-        .ok()
+    let r = api(per_thread)?.cuStreamEndCapture(driver_stream(stream, per_thread)?, graph.as_ptr());
+    crate::graph::made(graph.as_ptr(), r)
 }
 
 /// `cudaStreamIsCapturing` (and `_ptsz`).
@@ -302,7 +301,15 @@ pub fn get_capture_info(
             out.edges,
             out.count,
         )
-        .ok()
+        .ok()?;
+    // The dependencies are nodes the caller may pass back: taken out of
+    // the handle record (crate::graph).
+    if !out.deps.is_null() && !out.count.is_null() {
+        let deps = In(out.deps.cast_const()).read()?;
+        let n = In(out.count.cast_const()).read()?;
+        crate::graph::listed(deps, &n, n)?;
+    }
+    Ok(())
 }
 
 /// `cudaStreamUpdateCaptureDependencies` (and `_ptsz`): add to (flags 0)

@@ -17,13 +17,13 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 entry_points! {
     // Graphs.
     Context fn cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint) -> cudaError_t
-        => drv()?.cuGraphCreate(pGraph, flags).ok();
-    Context fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t => drv()?.cuGraphDestroy(graph).ok();
+        => graph::made(pGraph, drv()?.cuGraphCreate(pGraph, flags));
+    Context fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t => graph::destroy(graph);
     Context fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) -> cudaError_t
-        => drv()?.cuGraphClone(pGraphClone, originalGraph).ok();
+        => graph::made(pGraphClone, drv()?.cuGraphClone(pGraphClone, originalGraph));
     Context fn cudaGraphNodeFindInClone(pNode: *mut cudaGraphNode_t, originalNode: cudaGraphNode_t,
         clonedGraph: cudaGraph_t) -> cudaError_t
-        => drv()?.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph).ok();
+        => graph::added(pNode, drv()?.cuGraphNodeFindInClone(pNode, graph::node(originalNode)?, clonedGraph));
     Context fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: CStrArg, flags: c_uint) -> cudaError_t
         => graph::debug_dot_print(graph, path, flags);
 
@@ -43,10 +43,10 @@ entry_points! {
         => drv()?.cuGraphKernelNodeCopyAttributes(hDst, hSrc).ok();
     Context fn cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: c_int,
         value_out: *mut cudaLaunchAttributeValue) -> cudaError_t
-        => drv()?.cuGraphKernelNodeGetAttribute(hNode, attr, value_out.cast()).ok();
+        => drv()?.cuGraphKernelNodeGetAttribute(graph::node(hNode)?, attr, value_out.cast()).ok();
     Context fn cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: c_int,
         value: *const cudaLaunchAttributeValue) -> cudaError_t
-        => drv()?.cuGraphKernelNodeSetAttribute(hNode, attr, value.cast()).ok();
+        => drv()?.cuGraphKernelNodeSetAttribute(graph::node(hNode)?, attr, value.cast()).ok();
 
     // Memcpy nodes.
     Context fn cudaGraphAddMemcpyNode(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
@@ -107,7 +107,7 @@ entry_points! {
     // Host nodes: cudaHostNodeParams is CUDA_HOST_NODE_PARAMS.
     Context fn cudaGraphAddHostNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaHostNodeParams) -> cudaError_t
-        => drv()?.cuGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams.cast()).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams.cast()));
     Context fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t
         => drv()?.cuGraphHostNodeGetParams(node, pNodeParams.cast()).ok();
     Context fn cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t
@@ -119,7 +119,7 @@ entry_points! {
     // Child graph and empty nodes.
     Context fn cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, childGraph: cudaGraph_t) -> cudaError_t
-        => drv()?.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph));
     Context fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) -> cudaError_t
         => drv()?.cuGraphChildGraphNodeGetGraph(node, pGraph).ok();
     Context fn cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t,
@@ -127,12 +127,12 @@ entry_points! {
         => drv()?.cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph).ok();
     Context fn cudaGraphAddEmptyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t
-        => drv()?.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies));
 
     // Event nodes.
     Context fn cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t
-        => drv()?.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event));
     Context fn cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t
         => drv()?.cuGraphEventRecordNodeGetEvent(node, event_out).ok();
     Context fn cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t
@@ -142,7 +142,7 @@ entry_points! {
         => drv()?.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event).ok();
     Context fn cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t
-        => drv()?.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event));
     Context fn cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t
         => drv()?.cuGraphEventWaitNodeGetEvent(node, event_out).ok();
     Context fn cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t
@@ -155,8 +155,8 @@ entry_points! {
     Context fn cudaGraphAddExternalSemaphoresSignalNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize,
         nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t
-        => drv()?.cuGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies,
-            nodeParams.cast()).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies,
+            nodeParams.cast()));
     Context fn cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t,
         params_out: *mut cudaExternalSemaphoreSignalNodeParams) -> cudaError_t
         => drv()?.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out.cast()).ok();
@@ -169,8 +169,8 @@ entry_points! {
     Context fn cudaGraphAddExternalSemaphoresWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize,
         nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t
-        => drv()?.cuGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies,
-            nodeParams.cast()).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies,
+            nodeParams.cast()));
     Context fn cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t,
         params_out: *mut cudaExternalSemaphoreWaitNodeParams) -> cudaError_t
         => drv()?.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out.cast()).ok();
@@ -184,12 +184,12 @@ entry_points! {
     // Memory nodes: cudaMemAllocNodeParams is CUDA_MEM_ALLOC_NODE_PARAMS (the driver writes dptr).
     Context fn cudaGraphAddMemAllocNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaMemAllocNodeParams) -> cudaError_t
-        => drv()?.cuGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams.cast()).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams.cast()));
     Context fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t
         => drv()?.cuGraphMemAllocNodeGetParams(node, params_out.cast()).ok();
     Context fn cudaGraphAddMemFreeNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, dptr: *mut c_void) -> cudaError_t
-        => drv()?.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as u64).ok();
+        => graph::added(pGraphNode, drv()?.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as u64));
     Context fn cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: *mut c_void) -> cudaError_t
         => drv()?.cuGraphMemFreeNodeGetParams(node, dptr_out.cast()).ok();
     Context fn cudaDeviceGraphMemTrim(device: c_int) -> cudaError_t
@@ -217,26 +217,26 @@ entry_points! {
     Context fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut cudaGraphNodeType) -> cudaError_t
         => drv()?.cuGraphNodeGetType(node, pType.cast()).ok();
     Context fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) -> cudaError_t
-        => drv()?.cuGraphGetNodes(graph, nodes, numNodes).ok();
+        => graph::list(nodes, numNodes, || Ok(drv()?.cuGraphGetNodes(graph, nodes, numNodes)));
     Context fn cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *mut cudaGraphNode_t,
         pNumRootNodes: *mut usize) -> cudaError_t
-        => drv()?.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes).ok();
+        => graph::list(pRootNodes, pNumRootNodes, || Ok(drv()?.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes)));
     Context fn cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t,
         edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) -> cudaError_t
-        => drv()?.cuGraphGetEdges(graph, from, to, edgeData.cast(), numEdges).ok();
+        => graph::get_edges(graph, from, to, edgeData.cast(), numEdges);
     Context fn cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t,
         edgeData: *mut cudaGraphEdgeData, pNumDependencies: *mut usize) -> cudaError_t
-        => drv()?.cuGraphNodeGetDependencies(node, pDependencies, edgeData.cast(), pNumDependencies).ok();
+        => graph::list(pDependencies, pNumDependencies, || Ok(drv()?.cuGraphNodeGetDependencies(node, pDependencies, edgeData.cast(), pNumDependencies)));
     Context fn cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t,
         edgeData: *mut cudaGraphEdgeData, pNumDependentNodes: *mut usize) -> cudaError_t
-        => drv()?.cuGraphNodeGetDependentNodes(node, pDependentNodes, edgeData.cast(), pNumDependentNodes).ok();
+        => graph::list(pDependentNodes, pNumDependentNodes, || Ok(drv()?.cuGraphNodeGetDependentNodes(node, pDependentNodes, edgeData.cast(), pNumDependentNodes)));
     Context fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t,
         edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t
         => drv()?.cuGraphAddDependencies(graph, from, to, edgeData.cast(), numDependencies).ok();
     Context fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t,
         edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t
         => drv()?.cuGraphRemoveDependencies(graph, from, to, edgeData.cast(), numDependencies).ok();
-    Context fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t => drv()?.cuGraphDestroyNode(node).ok();
+    Context fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t => graph::destroy_node(node);
 
     // Executable graphs: instantiation flags are the driver's.
     Context fn cudaGraphInstantiate(pGraphExec: Out<cudaGraphExec_t>, graph: cudaGraph_t, flags: u64) -> cudaError_t

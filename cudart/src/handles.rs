@@ -1,0 +1,309 @@
+//! Handles the runtime made and destroyed, by kind. The driver dereferences
+//! a handle it is given: one whose object is gone, or an object of another
+//! kind (a stream passed as a memory pool), makes it read memory that is
+//! not what it expects and, often, crash the process. NVIDIA's runtime
+//! passes such handles on and crashes with it (the bad-input matrix on the
+//! H200). This room remembers, per address, what the runtime last did
+//! there: made an object of a kind ("live") or destroyed one ("gone"). A
+//! call that takes a handle of kind K refuses, without reaching the driver,
+//! one the runtime destroyed as a K, and one that is a live object of
+//! another kind. Anything the table does not know goes to the driver as
+//! before: handles made through the driver directly, or forgotten ones.
+//!
+//! Freed device memory is kept here too ([`Kind::DeviceMemory`], the base
+//! address `cudaFree` was given). A copy whose pointer the driver cannot
+//! place runs as a host copy inside the driver and faults on a freed
+//! device address; a pointer recorded as freed is checked with the driver
+//! (a pointer query, which reads nothing at the address) before a copy.
+//!
+//! The record is a fixed table of [`SLOTS`] words, read without a lock: one
+//! relaxed load while nothing was ever recorded, else a hash and a few
+//! probes. Each word holds the address (low 55 bits), whether the object is
+//! gone (bit 55) and its kind (the top byte), so a reader sees one
+//! consistent entry. Writers (the calls that make and destroy objects,
+//! which call the driver anyway) take one lock. The table is bounded: when
+//! the probe window of an address is full, the oldest entry there is
+//! overwritten, and the address is forgotten (its calls go to the driver).
+//!
+//! What it can get wrong: an address the runtime saw destroyed as a K and
+//! that the driver then hands out for a new K made outside the runtime (the
+//! program's own driver calls, a graph node made by a stream capture) is
+//! refused as a K. Node handles the runtime hands out (added nodes, node
+//! lists, clone look-ups) are taken out of the table for that reason.
+
+use crate::abi::cudaError_t;
+use parking_lot::Mutex;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The kinds of object the runtime tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    Stream = 1,
+    Event,
+    Array,
+    Mipmap,
+    Graph,
+    Node,
+    GraphExec,
+    Library,
+    Kernel,
+    MemPool,
+    AsyncCallback,
+    LogsCallback,
+    ExternalMemory,
+    ExternalSemaphore,
+    GraphicsResource,
+    DeviceMemory,
+}
+
+impl Kind {
+    const ALL: [Kind; 16] = [
+        Kind::Stream,
+        Kind::Event,
+        Kind::Array,
+        Kind::Mipmap,
+        Kind::Graph,
+        Kind::Node,
+        Kind::GraphExec,
+        Kind::Library,
+        Kind::Kernel,
+        Kind::MemPool,
+        Kind::AsyncCallback,
+        Kind::LogsCallback,
+        Kind::ExternalMemory,
+        Kind::ExternalSemaphore,
+        Kind::GraphicsResource,
+        Kind::DeviceMemory,
+    ];
+
+    fn from_tag(tag: u8) -> Option<Kind> {
+        Kind::ALL.get(usize::from(tag).checked_sub(1)?).copied()
+    }
+}
+
+/// What the table knows of an address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Live(Kind),
+    Gone(Kind),
+}
+
+/// Table size (a power of two): 32 KiB of words.
+const SLOTS: usize = 4096;
+/// Slots probed from an address's home slot.
+const WINDOW: usize = 8;
+/// Addresses are the low bits of a word (user-space addresses are below
+/// 2^47 on x86-64, 2^52 on AArch64); larger ones are not recorded.
+const ADDR_BITS: u32 = 55;
+const ADDR_MASK: u64 = (1 << ADDR_BITS) - 1;
+const GONE_BIT: u64 = 1 << ADDR_BITS;
+/// A slot whose address was taken out (probing goes on past it).
+const TOMBSTONE: u64 = 1;
+
+static TABLE: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
+/// Set at the first record: until then no call looks anything up.
+static ANY: AtomicBool = AtomicBool::new(false);
+/// Serializes writers; the value is the next slot to evict within a window.
+static WRITER: Mutex<usize> = Mutex::new(0);
+
+#[inline(always)]
+fn home(addr: u64) -> usize {
+    // Fibonacci hashing of the address without its alignment bits.
+    ((addr >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (u64::BITS - SLOTS.trailing_zeros()))
+        as usize
+        & (SLOTS - 1)
+}
+
+fn address(handle: *const c_void) -> Option<u64> {
+    let a = handle as usize as u64;
+    (a > TOMBSTONE && a <= ADDR_MASK).then_some(a)
+}
+
+/// What the table knows of `handle`, if anything.
+#[inline(always)]
+pub fn state(handle: *const c_void) -> Option<State> {
+    if !ANY.load(Ordering::Relaxed) {
+        return None;
+    }
+    lookup(handle)
+}
+
+#[inline(never)]
+fn lookup(handle: *const c_void) -> Option<State> {
+    let addr = address(handle)?;
+    let h = home(addr);
+    for i in 0..WINDOW {
+        match TABLE[(h + i) & (SLOTS - 1)].load(Ordering::Acquire) {
+            0 => return None,
+            w if w & ADDR_MASK == addr => {
+                let kind = Kind::from_tag((w >> 56) as u8)?;
+                return Some(if w & GONE_BIT != 0 {
+                    State::Gone(kind)
+                } else {
+                    State::Live(kind)
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a call that takes a `kind` must refuse `handle`: the runtime
+/// destroyed it as a `kind`, or it is a live object of another kind.
+#[inline(always)]
+pub fn refused(handle: *const c_void, kind: Kind) -> bool {
+    match state(handle) {
+        None => false,
+        Some(State::Gone(k)) => k == kind,
+        Some(State::Live(k)) => k != kind,
+    }
+}
+
+/// [`refused`] as the error most calls give for it.
+#[inline(always)]
+pub fn check(handle: *const c_void, kind: Kind) -> Result<(), cudaError_t> {
+    if refused(handle, kind) {
+        Err(cudaError_t::cudaErrorInvalidResourceHandle)
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether the runtime destroyed `handle` as a `kind` (and saw nothing
+/// made there since).
+#[inline(always)]
+pub fn is_gone(handle: *const c_void, kind: Kind) -> bool {
+    state(handle) == Some(State::Gone(kind))
+}
+
+fn write(handle: *const c_void, word: impl Fn(u64) -> u64) {
+    let Some(addr) = address(handle) else {
+        return;
+    };
+    let mut evict = WRITER.lock();
+    let h = home(addr);
+    let mut free = None;
+    for i in 0..WINDOW {
+        let slot = &TABLE[(h + i) & (SLOTS - 1)];
+        match slot.load(Ordering::Relaxed) {
+            w if w & ADDR_MASK == addr => {
+                slot.store(word(addr), Ordering::Release);
+                return;
+            }
+            0 | TOMBSTONE if free.is_none() => free = Some(slot),
+            0 => break,
+            _ => {}
+        }
+    }
+    let slot = free.unwrap_or_else(|| {
+        *evict = (*evict + 1) % WINDOW;
+        &TABLE[(h + *evict) & (SLOTS - 1)]
+    });
+    slot.store(word(addr), Ordering::Release);
+    ANY.store(true, Ordering::Release);
+}
+
+/// Records an object of `kind` the runtime just made at `handle`.
+pub fn made(handle: *const c_void, kind: Kind) {
+    write(handle, |a| a | (kind as u64) << 56);
+}
+
+/// Records an object of `kind` the runtime just destroyed.
+pub fn gone(handle: *const c_void, kind: Kind) {
+    write(handle, |a| a | GONE_BIT | (kind as u64) << 56);
+}
+
+/// Takes `handle` out of the table: an address the driver handed out for
+/// an object the runtime does not keep a record of (device memory, graph
+/// nodes), which must not be refused as what was there before.
+pub fn forget(handle: *const c_void) {
+    let Some(addr) = address(handle) else {
+        return;
+    };
+    // Lists of nodes are forgotten one by one: the lock only for a hit.
+    if state(handle).is_none() {
+        return;
+    }
+    let _w = WRITER.lock();
+    let h = home(addr);
+    for i in 0..WINDOW {
+        let slot = &TABLE[(h + i) & (SLOTS - 1)];
+        match slot.load(Ordering::Relaxed) {
+            0 => return,
+            w if w & ADDR_MASK == addr => {
+                slot.store(TOMBSTONE, Ordering::Release);
+                return;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(a: usize) -> *const c_void {
+        a as *const c_void
+    }
+
+    #[test]
+    fn kinds_round_trip_through_their_tag() {
+        for k in Kind::ALL {
+            assert_eq!(Kind::from_tag(k as u8), Some(k));
+        }
+        assert_eq!(Kind::from_tag(0), None);
+        assert_eq!(Kind::from_tag(Kind::ALL.len() as u8 + 1), None);
+    }
+
+    #[test]
+    fn gone_and_wrong_kind_are_refused_unknown_passes() {
+        // Addresses far from the ones other tests use.
+        let a = 0x7e00_0000_0000usize;
+        assert!(!refused(p(a), Kind::Stream));
+        made(p(a), Kind::Stream);
+        assert_eq!(state(p(a)), Some(State::Live(Kind::Stream)));
+        assert!(!refused(p(a), Kind::Stream));
+        assert!(refused(p(a), Kind::MemPool), "a live stream is no pool");
+        assert_eq!(
+            check(p(a), Kind::Graph),
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        );
+        gone(p(a), Kind::Stream);
+        assert!(refused(p(a), Kind::Stream));
+        assert!(is_gone(p(a), Kind::Stream));
+        // What was a stream may be anything now: other kinds go on.
+        assert!(!refused(p(a), Kind::Node));
+        made(p(a), Kind::Event);
+        assert!(!refused(p(a), Kind::Event));
+        assert!(!is_gone(p(a), Kind::Stream));
+        forget(p(a));
+        assert_eq!(state(p(a)), None);
+        assert!(!refused(p(a + 0x10), Kind::Stream));
+        assert!(!refused(std::ptr::null(), Kind::Stream));
+        // Addresses past the word's address bits are not recorded.
+        let high = p(1usize << 60);
+        gone(high, Kind::Stream);
+        assert_eq!(state(high), None);
+    }
+
+    #[test]
+    fn the_table_stays_bounded_and_keeps_recent_entries() {
+        let base = 0x7f00_0000_0000usize;
+        let many: Vec<usize> = (0..3 * SLOTS).map(|i| base + 0x1000 + i * 0x40).collect();
+        for &a in &many {
+            gone(p(a), Kind::Event);
+            assert!(is_gone(p(a), Kind::Event), "{a:#x} just destroyed");
+        }
+        let found = many.iter().filter(|&&a| is_gone(p(a), Kind::Event)).count();
+        assert!(found <= SLOTS, "{found} found in a table of {SLOTS}");
+        assert!(found >= SLOTS / 4, "only {found} of the recent ones kept");
+        for &a in &many {
+            forget(p(a));
+            assert!(!is_gone(p(a), Kind::Event));
+        }
+    }
+}
