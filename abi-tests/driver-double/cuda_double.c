@@ -80,6 +80,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -199,6 +200,7 @@ struct alloc {
     struct obj *lib;       /* globals: the library they belong to */
     char *name;            /* globals: the symbol */
     int dead;
+    size_t mapped;         /* device and managed memory: its mapping's length */
     struct alloc *next;
 };
 
@@ -417,14 +419,35 @@ static CUresult check_stream(CUstream s, int per_thread, CUstream *effective) {
     return check_ctx_alive(o->ctx) ? CUDA_ERROR_INVALID_CONTEXT : CUDA_SUCCESS;
 }
 
+/* Gives an allocation's memory back (see new_alloc). */
+static void release_mem(struct alloc *x) {
+    if (x->mapped) {
+        /* The base stays: the range is still reserved (in_freed_range). */
+        madvise(x->base, x->mapped, MADV_DONTNEED);
+        mprotect(x->base, x->mapped, PROT_NONE);
+        return;
+    }
+    free(x->base);
+    x->base = NULL;
+}
+
+/* Whether p lies in a device or managed allocation freed already (its
+ * reserved, inaccessible range): the copies answer an error for it, as the
+ * real driver does, instead of faulting. */
+static int in_freed_range(const void *p) {
+    const unsigned char *a = p;
+    for (struct alloc *x = g_allocs; x; x = x->next)
+        if (x->dead && x->mapped && a >= x->base && a < x->base + x->mapped) return 1;
+    return 0;
+}
+
 /* Frees everything a context owns (reset / destroy). */
 static void wipe_context(struct obj *c) {
     for (struct alloc *x = g_allocs; x; x = x->next)
         if (!x->dead && x->ctx == c && x->kind != 'G') {
             x->dead = 1;
             g_allocated -= x->size;
-            free(x->base);
-            x->base = NULL;
+            release_mem(x);
         }
     for (struct obj *o = g_objs; o; o = o->next)
         if ((o->kind == K_STREAM || o->kind == K_EVENT || o->kind == K_FUNC) && o->ctx == c) o->dead = 1;
@@ -1141,7 +1164,7 @@ EXPORT CUresult cuLibraryUnload(CUlibrary library) {
             if ((o->kind == K_KERNEL && o->lib == lib) || (o->kind == K_FUNC && o->kernel && o->kernel->lib == lib))
                 o->dead = 1;
         for (struct alloc *x = g_allocs; x; x = x->next)
-            if (!x->dead && x->lib == lib) { x->dead = 1; free(x->base); x->base = NULL; }
+            if (!x->dead && x->lib == lib) { x->dead = 1; release_mem(x); }
     }
     unlock();
     return done(&l, rc);
@@ -1388,12 +1411,25 @@ EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void *
 /* ------------------------------------------------------------------------ */
 /* Memory.                                                                  */
 
+/* Device and managed memory are mappings of their own: freed, they stay
+ * reserved but inaccessible, as the real driver keeps the device's address
+ * range after cuMemFree (host memory never lands there). Host memory comes
+ * from the heap. */
 static struct alloc *new_alloc(char kind, size_t size, struct obj *ctx) {
     void *p = NULL;
-    if (posix_memalign(&p, 256, size ? size : 1) != 0) return NULL;
-    memset(p, 0, size ? size : 1);
+    size_t mapped = 0;
+    if (kind == 'D' || kind == 'M') {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        mapped = ((size ? size : 1) + page - 1) / page * page;
+        p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+    } else {
+        if (posix_memalign(&p, 256, size ? size : 1) != 0) return NULL;
+        memset(p, 0, size ? size : 1);
+    }
     struct alloc *x = calloc(1, sizeof *x);
     if (!x) abort();
+    x->mapped = mapped;
     x->kind = kind;
     snprintf(x->label, sizeof x->label, "%c%d", kind, next_id(kind));
     x->base = p;
@@ -1462,8 +1498,7 @@ static CUresult free_call(struct line *l, const void *p, char kind) {
     if (!rc && x) {
         x->dead = 1;
         g_allocated -= x->size;
-        free(x->base);
-        x->base = NULL;
+        release_mem(x);
     }
     unlock();
     return done(l, rc);
@@ -1524,6 +1559,7 @@ static CUresult copy_call(struct line *l, int per_thread, void *dst, const void 
     if (has_stream) put_stream(l, eff);
     lput(l, " ctx=%s", ctx_label(current()));
     if (!rc && n && (!dst || !src)) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && n && (in_freed_range(dst) || in_freed_range(src))) rc = CUDA_ERROR_INVALID_VALUE;
     struct alloc *dx = find_alloc(dst), *sx = find_alloc(src);
     if (!rc && dx && n > dx->size - (size_t)((unsigned char *)dst - dx->base)) rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && sx && n > sx->size - (size_t)((const unsigned char *)src - sx->base)) rc = CUDA_ERROR_INVALID_VALUE;

@@ -69,7 +69,8 @@ pub fn free(ptr: *mut c_void) -> Result<(), cudaError_t> {
 /// faults (a crash under NVIDIA's runtime on the H200; the driver's
 /// `cudaErrorInvalidValue` here). One table probe per operand; an address
 /// recorded as freed is asked of the driver, which may have handed it out
-/// again since (an allocation made elsewhere), and is then forgotten.
+/// again since (an allocation made elsewhere), and of the kernel (host
+/// memory may be mapped there now); either way it is then forgotten.
 #[inline]
 pub(crate) fn not_freed(ptr: *const c_void) -> Result<(), cudaError_t> {
     if handles::is_gone(ptr, Kind::DeviceMemory) {
@@ -119,7 +120,10 @@ fn freed_again(ptr: *const c_void) -> Result<(), cudaError_t> {
         CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
         ptr as CUdeviceptr,
     );
-    if known == CUresult::SUCCESS {
+    // Memory the driver knows (allocated again elsewhere), or host memory
+    // mapped there since (after a reset gave the device's address range
+    // back): no longer the freed allocation.
+    if known == CUresult::SUCCESS || crate::boundary::host_readable(ptr) {
         handles::forget(ptr);
         Ok(())
     } else {
