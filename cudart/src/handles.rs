@@ -206,8 +206,12 @@ fn write(handle: *const c_void, word: impl Fn(u64) -> u64) {
     ANY.store(true, Ordering::Release);
 }
 
-/// Records an object of `kind` the runtime just made at `handle`.
+/// Records an object of `kind` the runtime just made at `handle` (no lock
+/// when it is recorded so already: handles asked for again and again).
 pub fn made(handle: *const c_void, kind: Kind) {
+    if state(handle) == Some(State::Live(kind)) {
+        return;
+    }
     write(handle, |a| a | (kind as u64) << 56);
 }
 

@@ -217,7 +217,10 @@ pub fn get_kernel_for_stub(out: Out<*mut c_void>, stub: *const c_void) -> Result
         return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
     }
     match crate::context::ensure().and_then(|_| registry::kernel_of_stub(stub)) {
-        Ok(k) => out.write(k),
+        Ok(k) => {
+            crate::handles::made(k, crate::handles::Kind::Kernel);
+            out.write(k)
+        }
         Err(e) => {
             out.write(stub as *mut c_void)?;
             Err(e)
@@ -225,10 +228,13 @@ pub fn get_kernel_for_stub(out: Out<*mut c_void>, stub: *const c_void) -> Result
     }
 }
 
-/// `cudaGetKernel`.
+/// `cudaGetKernel`. The handle is recorded as a kernel (passed where a
+/// library is due it is refused: the driver crashed on one).
 pub fn get_kernel(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cudaError_t> {
     out.check()?;
-    out.write(registry::kernel_of_stub(stub)?)
+    let k = registry::kernel_of_stub(stub)?;
+    crate::handles::made(k, crate::handles::Kind::Kernel);
+    out.write(k)
 }
 
 /// `cudaGetFuncBySymbol`: the kernel's `CUfunction` in the current context.

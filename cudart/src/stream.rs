@@ -302,12 +302,17 @@ pub fn get_capture_info(
             out.count,
         )
         .ok()?;
-    // The dependencies are nodes the caller may pass back: taken out of
-    // the handle record (crate::graph).
-    if !out.deps.is_null() && !out.count.is_null() {
-        let deps = In(out.deps.cast_const()).read()?;
+    // The dependencies of an active capture are nodes the caller may pass
+    // back: taken out of the handle record (crate::graph). The driver
+    // writes them (and the count) only for an active capture.
+    let active = In(status.as_ptr().cast_const()).read()?
+        == cudaStreamCaptureStatus::cudaStreamCaptureStatusActive;
+    if active && !out.deps.is_null() && !out.count.is_null() {
         let n = In(out.count.cast_const()).read()?;
-        crate::graph::listed(deps, &n, n)?;
+        if n > 0 {
+            let deps = In(out.deps.cast_const()).read()?;
+            crate::graph::listed(deps, &n, n)?;
+        }
     }
     Ok(())
 }
