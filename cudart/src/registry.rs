@@ -665,8 +665,7 @@ fn name_of(ptr: usize) -> &'static CStr {
 /// restored afterwards.
 fn outside_capture<T>(load: impl FnOnce() -> T) -> T {
     use crate::abi::cudaStreamCaptureMode;
-    use crate::driver::stream::StreamApi;
-    let Ok(api) = driver::family::<StreamApi>(false) else {
+    let Ok(api) = driver::get() else {
         return load();
     };
     let mut mode = cudaStreamCaptureMode::cudaStreamCaptureModeRelaxed;

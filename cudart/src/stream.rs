@@ -345,7 +345,9 @@ pub fn update_capture_dependencies(
 pub fn exchange_capture_mode(mode: Out<cudaStreamCaptureMode>) -> Result<(), cudaError_t> {
     let mut m = In(mode.as_ptr().cast_const()).read()?;
     check_mode(m)?;
-    api(false)?.cuThreadExchangeStreamCaptureMode(&mut m).ok()?;
+    driver::get()?
+        .cuThreadExchangeStreamCaptureMode(&mut m)
+        .ok()?;
     mode.write(m)
 }
 

@@ -260,6 +260,10 @@ driver_api! {
     cuStreamQuery(stream: CUstream);
     cuStreamWaitEvent(stream: CUstream, event: CUevent, flags: c_uint);
     cuStreamGetFlags(stream: CUstream, flags: *mut c_uint);
+    // In the core table, not the stream family: a kernel's first (lazy)
+    // load relaxes the thread's capture mode with it, and resolving the
+    // whole stream family there cost the first launch ~20 us on the H200.
+    cuThreadExchangeStreamCaptureMode(mode: *mut crate::abi::cudaStreamCaptureMode);
     cuStreamGetPriority(stream: CUstream, priority: *mut c_int);
     cuStreamGetCtx(stream: CUstream, ctx: *mut CUcontext, green: *mut c_void);
     cuStreamGetDevice(stream: CUstream, dev: *mut CUdevice);

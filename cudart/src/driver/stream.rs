@@ -37,7 +37,6 @@ driver_api! {
     cuStreamIsCapturing(stream: CUstream, status: *mut cudaStreamCaptureStatus);
     cuStreamGetCaptureInfo(stream: CUstream, status: *mut cudaStreamCaptureStatus, id: *mut u64, graph: *mut cudaGraph_t, deps: *mut *const cudaGraphNode_t, edges: *mut *const cudaGraphEdgeData, n: *mut usize);
     cuStreamUpdateCaptureDependencies(stream: CUstream, deps: *mut cudaGraphNode_t, edges: *const cudaGraphEdgeData, n: usize, flags: c_uint);
-    cuThreadExchangeStreamCaptureMode(mode: *mut cudaStreamCaptureMode);
     cuStreamGetAttribute(stream: CUstream, attr: cudaLaunchAttributeID, value: *mut cudaLaunchAttributeValue);
     cuStreamSetAttribute(stream: CUstream, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue);
     cuStreamCopyAttributes(dst: CUstream, src: CUstream);
