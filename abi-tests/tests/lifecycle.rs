@@ -442,7 +442,7 @@ fn destroyed_handles_never_reach_the_driver() {
         "destroyed: cudaMemcpy to freed -> 1 cudaErrorInvalidValue",
         "destroyed: cudaMemcpyAsync from freed -> 1 cudaErrorInvalidValue",
         "wrong kind: cudaDeviceUnregisterAsyncNotification -> 1 cudaErrorInvalidValue",
-        "wrong kind: cudaDestroyExternalSemaphore -> 400 cudaErrorInvalidResourceHandle",
+        "wrong kind: cudaDestroyExternalSemaphore -> 1 cudaErrorInvalidValue",
         "wrong kind: cudaMemPoolTrimTo -> 1 cudaErrorInvalidValue",
     ] {
         r.check(r.stdout.contains(want), &format!("stdout lacks {want:?}"));

@@ -26,6 +26,10 @@ use crate::handles::{self, Kind};
 use crate::launch::driver_stream;
 use std::ffi::{c_uint, c_void};
 
+/// What a refused external memory or semaphore handle answers: NVIDIA's
+/// code for them where the driver does not crash (the H200).
+const INVALID: cudaError_t = cudaError_t::cudaErrorInvalidValue;
+
 fn api(per_thread: bool) -> Result<&'static InteropApi, cudaError_t> {
     driver::family::<InteropApi>(per_thread)
 }
@@ -57,7 +61,7 @@ pub fn mapped_buffer(
     out.check()?;
     let desc = desc.read()?;
     let mut dptr: CUdeviceptr = 0;
-    handles::check(mem.cast(), Kind::ExternalMemory)?;
+    handles::check_or(mem.cast(), Kind::ExternalMemory, INVALID)?;
     api(false)?
         .cuExternalMemoryGetMappedBuffer(&mut dptr, mem, &desc)
         .ok()?;
@@ -89,7 +93,7 @@ pub fn mapped_mipmapped_array(
         reserved: [0; 16],
     };
     let mut mipmap: cudaMipmappedArray_t = std::ptr::null_mut();
-    handles::check(mem.cast(), Kind::ExternalMemory)?;
+    handles::check_or(mem.cast(), Kind::ExternalMemory, INVALID)?;
     api(false)?
         .cuExternalMemoryGetMappedMipmappedArray(&mut mipmap, mem, &driver_desc)
         .ok()?;
@@ -100,7 +104,7 @@ pub fn mapped_mipmapped_array(
 /// of another kind, is refused (the driver crashed on a stream passed as
 /// one under NVIDIA's runtime on the H200).
 pub fn destroy_memory(mem: cudaExternalMemory_t) -> Result<(), cudaError_t> {
-    handles::check(mem.cast(), Kind::ExternalMemory)?;
+    handles::check_or(mem.cast(), Kind::ExternalMemory, INVALID)?;
     api(false)?.cuDestroyExternalMemory(mem).ok()?;
     handles::gone(mem.cast(), Kind::ExternalMemory);
     Ok(())
@@ -149,9 +153,9 @@ fn semaphore_handles(
     for i in 0..count as usize {
         let sem = In(sems.wrapping_add(i)).read()?;
         if sem.is_null() {
-            return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+            return Err(INVALID);
         }
-        handles::check(sem.cast(), Kind::ExternalSemaphore)?;
+        handles::check_or(sem.cast(), Kind::ExternalSemaphore, INVALID)?;
     }
     Ok(())
 }
@@ -190,7 +194,7 @@ pub fn wait_semaphores(
 
 /// `cudaDestroyExternalSemaphore`, refusing what [`destroy_memory`] does.
 pub fn destroy_semaphore(sem: cudaExternalSemaphore_t) -> Result<(), cudaError_t> {
-    handles::check(sem.cast(), Kind::ExternalSemaphore)?;
+    handles::check_or(sem.cast(), Kind::ExternalSemaphore, INVALID)?;
     api(false)?.cuDestroyExternalSemaphore(sem).ok()?;
     handles::gone(sem.cast(), Kind::ExternalSemaphore);
     Ok(())

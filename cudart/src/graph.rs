@@ -63,10 +63,12 @@ pub fn drv() -> Result<&'static GraphApi, cudaError_t> {
 }
 
 /// A node argument: one the runtime destroyed, or a live object of another
-/// kind the runtime made (a graph), is refused before the driver reads it.
+/// kind the runtime made (a graph), is refused before the driver reads it,
+/// with `cudaErrorInvalidValue` (NVIDIA's answer for such nodes where the
+/// driver does not crash, on the H200).
 #[inline]
 pub fn node(n: CUgraphNode) -> Result<CUgraphNode, cudaError_t> {
-    handles::check(n.cast(), Kind::Node)?;
+    handles::check_or(n.cast(), Kind::Node, cudaError_t::cudaErrorInvalidValue)?;
     Ok(n)
 }
 

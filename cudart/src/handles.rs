@@ -162,11 +162,21 @@ pub fn refused(handle: *const c_void, kind: Kind) -> bool {
     }
 }
 
-/// [`refused`] as the error most calls give for it.
+/// [`refused`] as `cudaErrorInvalidResourceHandle`, what the stream,
+/// event and array calls answer for a destroyed handle.
 #[inline(always)]
 pub fn check(handle: *const c_void, kind: Kind) -> Result<(), cudaError_t> {
+    check_or(handle, kind, cudaError_t::cudaErrorInvalidResourceHandle)
+}
+
+/// [`refused`] as `error`: the code NVIDIA's runtime gives for such a
+/// handle where it does not crash (measured on the H200: graph nodes,
+/// libraries, external memory and semaphores answer
+/// `cudaErrorInvalidValue`).
+#[inline(always)]
+pub fn check_or(handle: *const c_void, kind: Kind, error: cudaError_t) -> Result<(), cudaError_t> {
     if refused(handle, kind) {
-        Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        Err(error)
     } else {
         Ok(())
     }
