@@ -253,6 +253,14 @@ pub fn kernel_node_get_params(
     out: Out<cudaKernelNodeParams>,
 ) -> Result<(), cudaError_t> {
     out.check()?;
+    // A destroyed node: NVIDIA's answers cudaErrorInvalidDeviceFunction
+    // (the H200, two runs); the driver read it as freed memory and
+    // succeeded under ours before it was refused here.
+    handles::check_or(
+        node.cast(),
+        Kind::Node,
+        cudaError_t::cudaErrorInvalidDeviceFunction,
+    )?;
     let mut d = CuKernelNodeParams::default();
     drv()?.cuGraphKernelNodeGetParams(node, &mut d).ok()?;
     out.write(kernel_from_driver(&d))
@@ -642,7 +650,9 @@ pub fn memcpy_node_get_params(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let mut d = CuMemcpy3D::default();
-    drv()?.cuGraphMemcpyNodeGetParams(node, &mut d).ok()?;
+    drv()?
+        .cuGraphMemcpyNodeGetParams(self::node(node)?, &mut d)
+        .ok()?;
     out.write(memcpy3d_from_driver(&d, &array_element_bytes)?)
 }
 

@@ -238,11 +238,19 @@ pub fn get_kernel(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cuda
 }
 
 /// `cudaGetFuncBySymbol`: the kernel's `CUfunction` in the current context.
+/// What NVIDIA's answers, measured on the H200 (two runs): a NULL output is
+/// success with nothing written, and a symbol that is no kernel
+/// `cudaErrorInvalidDeviceFunction`.
 pub fn get_func_by_symbol(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cudaError_t> {
-    out.check()?;
+    if out.is_null() {
+        return Ok(());
+    }
     let k = registry::launch_handle(stub)?;
     let mut f = std::ptr::null_mut();
-    driver::get()?.cuKernelGetFunction(&mut f, k).ok()?;
+    driver::get()?
+        .cuKernelGetFunction(&mut f, k)
+        .ok()
+        .map_err(|_| cudaError_t::cudaErrorInvalidDeviceFunction)?;
     out.write(f)
 }
 
@@ -255,10 +263,12 @@ pub fn func_get_name(out: Out<*const c_char>, func: *const c_void) -> Result<(),
     }
     let k = registry::launch_handle(func)?;
     let mut name: *const c_char = std::ptr::null();
+    // A handle the driver does not know as a kernel: NVIDIA's answers
+    // cudaErrorInvalidResourceHandle (the H200, two runs).
     driver::get()?
         .cuKernelGetName(&mut name, k)
         .ok()
-        .map_err(|_| cudaError_t::cudaErrorInvalidDeviceFunction)?;
+        .map_err(|_| cudaError_t::cudaErrorInvalidResourceHandle)?;
     out.write(name)
 }
 
