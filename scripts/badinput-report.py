@@ -13,6 +13,7 @@ when the script runs inside the repository.
 """
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -88,6 +89,43 @@ def cell(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
+CRASHED, OUTPUTS, ALLOWED = "crash", "outputs", "allowed"
+
+
+def load_explanations():
+    """(pattern, reason) pairs of abi-tests/harness/explained-gpu.txt."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "abi-tests",
+                        "harness", "explained-gpu.txt")
+    out = []
+    try:
+        for line in open(path):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            pattern, _, reason = line.partition(": ")
+            out.append((pattern, reason))
+    except OSError:
+        pass
+    return out
+
+
+def why(d, explained):
+    """Why a difference is there: CRASHED, OUTPUTS, ALLOWED, the index of its
+    reason in `explained`, or None."""
+    nv = d.get("nvidia") or ""
+    ours = d.get("ours") or ""
+    if ("end=signal" in nv or "end=timeout" in nv) and "end=exit0" in ours:
+        return CRASHED
+    if set(d.get("fields", [])) <= {"out"}:
+        return OUTPUTS
+    if "allowed_without_driver" in d:
+        return ALLOWED
+    for i, (pattern, _) in enumerate(explained):
+        if fnmatch.fnmatchcase(d["name"], pattern):
+            return i
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("compare", help="bad-compare.json written by harness-run.sh")
@@ -103,8 +141,13 @@ def main():
     except OSError:
         pass
 
+    explained = load_explanations()
+
     runs = c.get("runs", {})
     diffs = c.get("different", [])
+    for d in diffs:
+        d["why"] = why(d, explained)
+    unexplained = [d for d in diffs if d["why"] is None]
     crashes, hangs = c.get("crashes", {}), c.get("hangs", {})
     broken = c.get("broken_context", {})
     missing = c.get("missing", [])
@@ -178,6 +221,13 @@ def main():
     p(f"- identical: **{c.get('identical')}**")
     p(f"- different: **{len(diffs)}** ({allowed} of them also differ without a driver, "
       "listed in `abi-tests/harness/allowed-bad.txt`)")
+    crashed_nv = sum(d["why"] == CRASHED for d in diffs)
+    outputs = sum(d["why"] == OUTPUTS for d in diffs)
+    listed = sum(isinstance(d["why"], int) for d in diffs)
+    p(f"- why they differ: NVIDIA's crashed or hung and ours answered: {crashed_nv}; "
+      f"only the outputs a failed call wrote: {outputs}; also without a driver (\u2020): {allowed}; "
+      f"a reason in `abi-tests/harness/explained-gpu.txt`: {listed}; "
+      f"**unexplained: {len(unexplained)}**")
     if missing:
         p(f"- run under one runtime only: {len(missing)} (a budget ran out, or a run was cut off)")
     for rt, r in runs.items():
@@ -211,8 +261,13 @@ def main():
           "\u2020: also differs without a driver (allow-listed, reason in "
           "`abi-tests/harness/allowed-bad.txt`).")
         p("")
-        p("| function | case | NVIDIA | ours |")
-        p("|---|---|---|---|")
+        p("*why*: `crash`: NVIDIA's runtime crashed or hung, ours answered; `outputs`: "
+          "only which outputs the failed call wrote differs; `\u2020`: see above; a number: "
+          "the reason of that number below (from `abi-tests/harness/explained-gpu.txt`); "
+          "**?**: unexplained.")
+        p("")
+        p("| function | case | NVIDIA | ours | why |")
+        p("|---|---|---|---|---|")
         by_func = defaultdict(list)
         for d in diffs:
             func, _, case = d["name"].partition("#")
@@ -221,8 +276,18 @@ def main():
             for case, d in by_func[func]:
                 show = set(d.get("fields", []))
                 mark = " \u2020" if "allowed_without_driver" in d else ""
+                w_ = d["why"]
+                label = {CRASHED: "crash", OUTPUTS: "outputs", ALLOWED: "\u2020", None: "**?**"}.get(
+                    w_, str(w_ + 1) if isinstance(w_, int) else "?")
                 p(f"| `{cell(func)}` | `{cell(case)}`{mark} | {cell(result(d['nvidia'], show))} "
-                  f"| {cell(result(d['ours'], show))} |")
+                  f"| {cell(result(d['ours'], show))} | {label} |")
+        used = sorted({d["why"] for d in diffs if isinstance(d["why"], int)})
+        if used:
+            p("")
+            p("Reasons (`abi-tests/harness/explained-gpu.txt`):")
+            p("")
+            for i in used:
+                p(f"{i + 1}. `{cell(explained[i][0])}`: {explained[i][1]}")
     p("")
 
     def listing(title, items, empty):
