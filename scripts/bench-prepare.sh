@@ -61,7 +61,7 @@ strip --strip-debug "$bundle/lib/libcudart.so.13"
 cp -L "$lib_nt" "$bundle/lib-notrace/libcudart.so.13"
 strip --strip-debug "$bundle/lib-notrace/libcudart.so.13"
 cp "$build"/bin/bench_* "$build"/bin/libreg10k.so "$build"/bin/libreg0.so \
-  "$build"/bin/torch_first_op.py "$bundle/bin/"
+  "$build"/bin/torch_first_op.py "$build"/bin/drvtrace.so "$bundle/bin/"
 strip --strip-debug "$bundle"/bin/bench_* "$bundle"/bin/*.so
 cp "$build/nullrt/libcudart.so.13" "$bundle/nullrt/"
 cp scripts/bench-run.sh "$bundle/bench-run.sh"

@@ -21,6 +21,9 @@
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
 #            rel_dlopen_fire for 20 s
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
+#   drvtrace bench_ctx under each runtime, 5 processes each, alternating,
+#            with bench/drvtrace.so preloaded: every driver call of the
+#            start-up and first launch, timed (OUT rest: drvtrace/)
 # Everything else is packed into OUT/rest.tar.gz (the device tool brings
 # back at most 8 files). OUT/all.log says what ran and how long it took.
 set -uo pipefail
@@ -29,7 +32,7 @@ gb=$(cd "$1" && pwd) || exit 2
 bb=$2
 [[ -d $bb ]] && bb=$(cd "$bb" && pwd)
 mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
-parts=${PARTS:-samples torch timport diag harness stress bench}
+parts=${PARTS:-samples torch timport diag harness stress bench drvtrace}
 rest=$(mktemp -d "${TMPDIR:-/tmp}/gpu-all.XXXXXX")
 log=$out/all.log
 : >"$log"
@@ -83,6 +86,17 @@ part stress $((stress_s + 70)) bash -c "
 if [[ -d $bb ]]; then
   part bench 400 bash "$bb/bench-run.sh" "$bb" "$rest/b"
   [[ -f $rest/b/bench.json ]] && cp "$rest/b/bench.json" "$out/"
+fi
+
+if [[ -d $bb && -e $bb/bin/drvtrace.so ]]; then
+  part drvtrace 60 bash -c "
+    mkdir -p '$rest/drvtrace' && cd '$bb/bin' &&
+    for i in 1 2 3 4 5; do for rt in nvidia ours; do
+      d='$nv_lib'; [[ \$rt == ours ]] && d='$bb/lib'
+      LD_PRELOAD='$bb/bin/drvtrace.so' DRVTRACE_FILE='$rest/drvtrace/'\$rt.\$i.txt LD_LIBRARY_PATH=\$d \
+        timeout 20 ./bench_ctx >'$rest/drvtrace/'\$rt.\$i.out 2>&1
+    done; done
+    for rt in nvidia ours; do echo \"--- \$rt, process 5\"; cat '$rest/drvtrace/'\$rt.5.txt '$rest/drvtrace/'\$rt.5.out; done"
 fi
 
 echo "== all done in $(($(date +%s) - t_all))s" >>"$log"
