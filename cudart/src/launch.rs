@@ -110,7 +110,8 @@ pub fn driver_stream(stream: cudaStream_t, per_thread: bool) -> Result<CUstream,
     }
 }
 
-/// Every launch ends here. The configuration is not checked here: NVIDIA's
+/// Every launch ends here, after [`launch`] checked the stream. The
+/// configuration is not checked here: NVIDIA's
 /// runtime leaves that to the driver (2048 threads per block is the
 /// driver's `cudaErrorInvalidValue`, measured on the H200), and so do we.
 #[inline(always)]
@@ -135,7 +136,12 @@ fn launch_kernel(
             block.y,
             block.z,
             shared,
-            driver_stream(stream, per_thread)?,
+            // Checked by `launch` already (once per launch).
+            if per_thread && stream.is_null() {
+                driver::CU_STREAM_PER_THREAD
+            } else {
+                stream
+            },
             args,
             std::ptr::null_mut(),
         )
