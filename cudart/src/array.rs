@@ -489,6 +489,8 @@ pub fn mipmapped_array_level(
     api(false)?
         .cuMipmappedArrayGetLevel(&mut a, mipmap.cast_mut(), level)
         .ok()?;
+    // An array the driver made: not one freed before at the same address.
+    handles::forget(a.cast());
     out.write(a)
 }
 
@@ -550,6 +552,7 @@ pub fn get_plane(
     out.check()?;
     let mut p: CUarray = std::ptr::null_mut();
     api(false)?.cuArrayGetPlane(&mut p, array, plane).ok()?;
+    handles::forget(p.cast());
     out.write(p)
 }
 

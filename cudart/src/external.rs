@@ -97,6 +97,7 @@ pub fn mapped_mipmapped_array(
     api(false)?
         .cuExternalMemoryGetMappedMipmappedArray(&mut mipmap, mem, &driver_desc)
         .ok()?;
+    handles::forget(mipmap.cast());
     out.write(mipmap)
 }
 

@@ -28,8 +28,10 @@
 //! What it can get wrong: an address the runtime saw destroyed as a K and
 //! that the driver then hands out for a new K made outside the runtime (the
 //! program's own driver calls, a graph node made by a stream capture) is
-//! refused as a K. Node handles the runtime hands out (added nodes, node
-//! lists, clone look-ups) are taken out of the table for that reason.
+//! refused as a K. Handles the driver makes behind calls that hand them out
+//! (added nodes, node lists, clone look-ups; the arrays of mipmap levels,
+//! planes, graphics and external-memory mappings) are taken out of the
+//! table for that reason.
 
 use crate::abi::cudaError_t;
 use parking_lot::Mutex;

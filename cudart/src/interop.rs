@@ -130,7 +130,17 @@ pub fn sub_resource_mapped_array(
 ) -> Result<(), cudaError_t> {
     api()?
         .cuGraphicsSubResourceGetMappedArray(array, resource(r)?, index, level)
-        .ok()
+        .ok()?;
+    forget_written(array.cast());
+    Ok(())
+}
+
+/// An array the driver just wrote through `out` is not one the runtime
+/// freed before at the same address ([`crate::handles`]).
+fn forget_written(out: *const *mut c_void) {
+    if let Ok(a) = crate::boundary::In(out).read() {
+        crate::handles::forget(a);
+    }
 }
 
 /// `cudaGraphicsResourceGetMappedMipmappedArray`.
@@ -140,7 +150,9 @@ pub fn mapped_mipmapped_array(
 ) -> Result<(), cudaError_t> {
     api()?
         .cuGraphicsResourceGetMappedMipmappedArray(mipmap, resource(r)?)
-        .ok()
+        .ok()?;
+    forget_written(mipmap.cast());
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------
