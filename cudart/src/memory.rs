@@ -84,25 +84,24 @@ pub(crate) fn not_freed(ptr: *const c_void) -> Result<(), cudaError_t> {
 /// the H200): `cudaErrorInvalidValue`. One pointer query; allocating
 /// page-locked memory costs far more.
 fn host_writable(out: *const c_void) -> Result<(), cudaError_t> {
-    let mut ty: c_uint = 0;
-    let r = driver::get()?.cuPointerGetAttribute(
-        (&mut ty as *mut c_uint).cast(),
-        CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-        out as CUdeviceptr,
-    );
-    let mut managed: c_uint = 0;
-    if r == CUresult::SUCCESS
-        && ty == CU_MEMORYTYPE_DEVICE
-        && driver::get()?.cuPointerGetAttribute(
-            (&mut managed as *mut c_uint).cast(),
-            CU_POINTER_ATTRIBUTE_IS_MANAGED,
-            out as CUdeviceptr,
-        ) == CUresult::SUCCESS
-        && managed == 0
-    {
+    let device =
+        pointer_attribute(out, CU_POINTER_ATTRIBUTE_MEMORY_TYPE)? == Some(CU_MEMORYTYPE_DEVICE);
+    if device && pointer_attribute(out, CU_POINTER_ATTRIBUTE_IS_MANAGED)? == Some(0) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     Ok(())
+}
+
+/// One `unsigned int` attribute of a pointer, `None` when the driver does
+/// not know the pointer (a question that reads nothing at the address).
+fn pointer_attribute(ptr: *const c_void, attr: c_int) -> Result<Option<c_uint>, cudaError_t> {
+    let mut value: c_uint = 0;
+    let r = driver::get()?.cuPointerGetAttribute(
+        (&mut value as *mut c_uint).cast(),
+        attr,
+        ptr as CUdeviceptr,
+    );
+    Ok((r == CUresult::SUCCESS).then_some(value))
 }
 
 /// The driver's `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
@@ -114,16 +113,11 @@ const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_int = 2;
 #[cold]
 #[inline(never)]
 fn freed_again(ptr: *const c_void) -> Result<(), cudaError_t> {
-    let mut ty: c_uint = 0;
-    let known = driver::get()?.cuPointerGetAttribute(
-        (&mut ty as *mut c_uint).cast(),
-        CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-        ptr as CUdeviceptr,
-    );
+    let known = pointer_attribute(ptr, CU_POINTER_ATTRIBUTE_MEMORY_TYPE)?.is_some();
     // Memory the driver knows (allocated again elsewhere), or host memory
     // mapped there since (after a reset gave the device's address range
     // back): no longer the freed allocation.
-    if known == CUresult::SUCCESS || crate::boundary::host_readable(ptr) {
+    if known || crate::boundary::host_readable(ptr) {
         handles::forget(ptr);
         Ok(())
     } else {
