@@ -223,10 +223,10 @@ pub fn get_kernel_for_stub(out: Out<*mut c_void>, stub: *const c_void) -> Result
         return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
     }
     match crate::context::ensure().and_then(|_| registry::kernel_of_stub(stub)) {
-        Ok(k) => {
-            crate::handles::made(k, crate::handles::Kind::Kernel);
-            out.write(k)
-        }
+        // Not recorded in the handle table (cudaGetKernel's are): every
+        // launch site of a program passes here once, and thousands of
+        // kernels would crowd the destroyed handles out of it.
+        Ok(k) => out.write(k),
         Err(e) => {
             out.write(stub as *mut c_void)?;
             Err(e)
