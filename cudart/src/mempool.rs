@@ -24,9 +24,12 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 /// `cudaErrorInvalidValue`, as NVIDIA's runtime answers where it does not
 /// crash (the driver crashed on a stream passed as a pool on the H200).
 fn pool_handle(pool: cudaMemPool_t) -> Result<cudaMemPool_t, cudaError_t> {
-    if crate::handles::refused(pool.cast(), crate::handles::Kind::MemPool) {
-        return Err(cudaError_t::cudaErrorInvalidValue);
-    }
+    use crate::handles::{check_or, Kind};
+    check_or(
+        pool.cast(),
+        Kind::MemPool,
+        cudaError_t::cudaErrorInvalidValue,
+    )?;
     Ok(pool)
 }
 
