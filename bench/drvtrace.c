@@ -6,10 +6,11 @@
  *
  * A runtime dlopens libcuda.so.1 and finds its entry points with `dlsym`
  * (plain names, or `cuGetProcAddress_v2` and then the driver's own look-up).
- * This library interposes `dlsym` and `cuGetProcAddress_v2`: for the calls
- * below it hands out a wrapper that writes one line
- * per call, "<ns since the first call> <name> <result> <ns in the call>", and
- * calls the driver's function. Every other symbol passes through untouched.
+ * This library interposes `dlsym` and `cuGetProcAddress_v2`: for every
+ * driver entry point looked up (up to 512) it hands out a wrapper that
+ * writes one line per call, "<ns since the first call> <name> <result> <ns
+ * in the call>", and calls the driver's function. Other symbols pass
+ * through untouched.
  * Calls through private export tables are not seen (a runtime that loads
  * modules that way shows no module calls at all: that is an answer too).
  */
@@ -71,61 +72,67 @@ static void note(const char *name, CUresult r, uint64_t start, uint64_t end) {
     pthread_mutex_unlock(&lock);
 }
 
-/* One wrapper per traced call: the driver's pointer, found through
- * cuGetProcAddress_v2 or dlsym(RTLD_NEXT), and a function with the call's
- * arguments as up to 11 machine words (enough for cuLaunchKernel; the
- * traced calls take integers and pointers only, passed in registers and on
- * the stack the same way for this prototype on x86-64 and AArch64). */
+/* The wrappers: a fixed pool of 512 functions, each bound to one driver
+ * entry point when a runtime looks that entry point up, with the call's
+ * arguments as up to 11 machine words (enough for cuLaunchKernel; passing
+ * more words than a callee takes is harmless in the x86-64 and AArch64
+ * calling conventions for integer and pointer arguments). The few driver
+ * calls that take floating-point values (cuTexRef*) are not wrapped. */
 typedef CUresult (*fn11)(uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t,
                          uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t);
 
-#define TRACED(X)                \
-    X(cuInit)                    \
-    X(cuDevicePrimaryCtxRetain)  \
-    X(cuCtxSetCurrent)           \
-    X(cuLibraryLoadData)         \
-    X(cuLibraryGetKernel)        \
-    X(cuLibraryGetModule)        \
-    X(cuKernelGetFunction)       \
-    X(cuModuleLoadData)          \
-    X(cuModuleLoadFatBinary)     \
-    X(cuModuleGetFunction)       \
-    X(cuLaunchKernel)            \
-    X(cuLaunchKernelEx)          \
-    X(cuCtxSynchronize)          \
-    X(cuStreamSynchronize)       \
-    X(cuThreadExchangeStreamCaptureMode)
+#define SLOTS 512
+static struct {
+    char name[64];
+    fn11 real;
+} slots[SLOTS];
+static int nslots;
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define REAL(n) static fn11 real_##n;
-TRACED(REAL)
-#undef REAL
+static CUresult call(int i, uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, uintptr_t e,
+                     uintptr_t f, uintptr_t g, uintptr_t h, uintptr_t j, uintptr_t k,
+                     uintptr_t l) {
+    uint64_t s = now();
+    CUresult r = slots[i].real(a, b, c, d, e, f, g, h, j, k, l);
+    note(slots[i].name, r, s, now());
+    return r;
+}
 
 #define WRAP(n)                                                                            \
-    static CUresult wrap_##n(uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, uintptr_t e, \
-                             uintptr_t f, uintptr_t g, uintptr_t h, uintptr_t i, uintptr_t j, \
-                             uintptr_t k) {                                                \
-        if (!real_##n) real_##n = (fn11)driver_sym(#n);                              \
-        if (!real_##n) return 999;                                                         \
-        uint64_t s = now();                                                                \
-        CUresult r = real_##n(a, b, c, d, e, f, g, h, i, j, k);                            \
-        note(#n, r, s, now());                                                             \
-        return r;                                                                          \
+    static CUresult w_##n(uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, uintptr_t e, \
+                          uintptr_t f, uintptr_t g, uintptr_t h, uintptr_t j, uintptr_t k, \
+                          uintptr_t l) {                                                   \
+        return call(n, a, b, c, d, e, f, g, h, j, k, l);                                   \
     }
-TRACED(WRAP)
-#undef WRAP
+#define ADDR(n) (void *)w_##n,
+#define D16(m, p) m(p##0) m(p##1) m(p##2) m(p##3) m(p##4) m(p##5) m(p##6) m(p##7) \
+    m(p##8) m(p##9) m(p##a) m(p##b) m(p##c) m(p##d) m(p##e) m(p##f)
+#define E16(m, p) D16(m, p##0) D16(m, p##1) D16(m, p##2) D16(m, p##3) D16(m, p##4) \
+    D16(m, p##5) D16(m, p##6) D16(m, p##7) D16(m, p##8) D16(m, p##9) D16(m, p##a) \
+    D16(m, p##b) D16(m, p##c) D16(m, p##d) D16(m, p##e) D16(m, p##f)
+E16(WRAP, 0x0)
+E16(WRAP, 0x1)
+static void *const wrappers[SLOTS] = {E16(ADDR, 0x0) E16(ADDR, 0x1)};
 
-/* The wrapper for `name` (the driver's name, without a version suffix),
- * after recording the driver's own pointer; NULL when it is not traced. */
+/* The wrapper for the driver's `name` at `driver_fn` (one slot per pair);
+ * NULL when it is not traced or the pool is full. */
 static void *wrapper_for(const char *name, void *driver_fn) {
-#define PICK(n)                                       \
-    if (!strcmp(name, #n)) {                          \
-        if (driver_fn && driver_fn != (void *)wrap_##n) \
-            real_##n = (fn11)driver_fn;               \
-        return (void *)wrap_##n;                      \
+    if (!driver_fn || strncmp(name, "cu", 2) || !strncmp(name, "cuGetProcAddress", 16) ||
+        !strncmp(name, "cuTexRef", 8) || strlen(name) >= sizeof slots[0].name)
+        return NULL;
+    for (int i = 0; i < SLOTS; i++)
+        if (driver_fn == wrappers[i]) return driver_fn; /* already ours */
+    void *w = NULL;
+    pthread_mutex_lock(&slot_lock);
+    for (int i = 0; i < nslots && !w; i++)
+        if (slots[i].real == (fn11)driver_fn && !strcmp(slots[i].name, name)) w = wrappers[i];
+    if (!w && nslots < SLOTS) {
+        strcpy(slots[nslots].name, name);
+        slots[nslots].real = (fn11)driver_fn;
+        w = wrappers[nslots++];
     }
-    TRACED(PICK)
-#undef PICK
-    return NULL;
+    pthread_mutex_unlock(&slot_lock);
+    return w;
 }
 
 typedef CUresult (*proc_fn)(const char *, void **, int, uint64_t, int *);
@@ -152,11 +159,6 @@ void *dlsym(void *handle, const char *symbol) {
     void *p = ds(handle, symbol);
     if (!p || strncmp(symbol, "cu", 2) != 0) return p;
     if (!strcmp(symbol, "cuGetProcAddress_v2")) return (void *)cuGetProcAddress_v2;
-    char base[128];
-    size_t n = strcspn(symbol, "_");
-    if (n >= sizeof base) return p;
-    memcpy(base, symbol, n);
-    base[n] = 0;
-    void *w = wrapper_for(base, p);
+    void *w = wrapper_for(symbol, p);
     return w ? w : p;
 }

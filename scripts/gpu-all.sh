@@ -21,9 +21,15 @@
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
 #            rel_dlopen_fire for 20 s
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
+#   loadprobe bench/probe_load (the driver's public loading paths, 7 paths x
+#            5 processes) and bench/probe_first under each runtime (5
+#            processes each): where the first launch of a kernel goes
+#            (OUT rest: loadprobe.out)
 #   drvtrace bench_ctx under each runtime, 5 processes each, alternating,
 #            with bench/drvtrace.so preloaded: every driver call of the
-#            start-up and first launch, timed (OUT rest: drvtrace/)
+#            start-up and first launch, timed (OUT rest: drvtrace/); also
+#            bench_reg and bench_lazy under EAGER, 3 processes each
+#            (drvtrace/reg/, drvtrace/eager/)
 # Everything else is packed into OUT/rest.tar.gz (the device tool brings
 # back at most 8 files). OUT/all.log says what ran and how long it took.
 set -uo pipefail
@@ -32,7 +38,7 @@ gb=$(cd "$1" && pwd) || exit 2
 bb=$2
 [[ -d $bb ]] && bb=$(cd "$bb" && pwd)
 mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
-parts=${PARTS:-samples torch timport diag harness stress bench drvtrace}
+parts=${PARTS:-samples torch timport diag harness stress bench drvtrace loadprobe}
 rest=$(mktemp -d "${TMPDIR:-/tmp}/gpu-all.XXXXXX")
 log=$out/all.log
 : >"$log"
@@ -89,14 +95,34 @@ if [[ -d $bb ]]; then
 fi
 
 if [[ -d $bb && -e $bb/bin/drvtrace.so ]]; then
-  part drvtrace 60 bash -c "
-    mkdir -p '$rest/drvtrace' && cd '$bb/bin' &&
+  part drvtrace 90 bash -c "
+    mkdir -p '$rest/drvtrace/reg' '$rest/drvtrace/eager' && cd '$bb/bin' &&
     for i in 1 2 3 4 5; do for rt in nvidia ours; do
       d='$nv_lib'; [[ \$rt == ours ]] && d='$bb/lib'
       LD_PRELOAD='$bb/bin/drvtrace.so' DRVTRACE_FILE='$rest/drvtrace/'\$rt.\$i.txt LD_LIBRARY_PATH=\$d \
         timeout 20 ./bench_ctx >'$rest/drvtrace/'\$rt.\$i.out 2>&1
+      if [[ \$i -le 3 ]]; then
+        LD_PRELOAD='$bb/bin/drvtrace.so' DRVTRACE_FILE='$rest/drvtrace/reg/'\$rt.\$i.txt LD_LIBRARY_PATH=\$d \
+          timeout 20 ./bench_reg >'$rest/drvtrace/reg/'\$rt.\$i.out 2>&1
+        CUDA_MODULE_LOADING=EAGER LD_PRELOAD='$bb/bin/drvtrace.so' DRVTRACE_FILE='$rest/drvtrace/eager/'\$rt.\$i.txt \
+          LD_LIBRARY_PATH=\$d timeout 20 ./bench_lazy >'$rest/drvtrace/eager/'\$rt.\$i.out 2>&1
+      fi
     done; done
-    for rt in nvidia ours; do echo \"--- \$rt, process 5\"; cat '$rest/drvtrace/'\$rt.5.txt '$rest/drvtrace/'\$rt.5.out; done"
+    for rt in nvidia ours; do echo \"--- \$rt, process 5\"; tail -n 20 '$rest/drvtrace/'\$rt.5.txt; cat '$rest/drvtrace/'\$rt.5.out; done"
+fi
+
+if [[ -d $bb && -e $bb/bin/probe_load ]]; then
+  part loadprobe 90 bash -c "
+    cd '$bb/bin' &&
+    for i in 1 2 3 4 5; do
+      for p in lib lib_preserved lib_cubin lib_func mod mod_fatbinary lib_exchange capture capture_other exchange_threads; do
+        timeout 20 ./probe_load \$p k0.fatbin k0.cubin
+      done
+      for rt in nvidia ours; do
+        d='$nv_lib'; [[ \$rt == ours ]] && d='$bb/lib'
+        echo \"runtime \$rt\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_first
+      done
+    done"
 fi
 
 echo "== all done in $(($(date +%s) - t_all))s" >>"$log"

@@ -658,13 +658,21 @@ fn name_of(ptr: usize) -> &'static CStr {
     unsafe { CStr::from_ptr(ptr as *const c_char) }
 }
 
-/// Runs a lazy load with the thread's stream-capture mode relaxed: a
-/// kernel launched for the first time inside a global-mode capture must
-/// not have its module load refused as an unsafe call (NVIDIA's runtime
-/// loads before capture begins; ours loads on first use). The mode is
-/// restored afterwards.
+/// Runs an eager load with the thread's stream-capture mode relaxed (and
+/// restored afterwards). With `CUDA_MODULE_LOADING=EAGER` the driver's
+/// `cuLibraryLoadData` loads into every context at once, which a
+/// global-mode capture may refuse as an unsafe call (a fatbin registered
+/// by a `dlopen` while a stream captures). A lazy load runs as it is: on
+/// the H200 (`bench/probe_load capture`, docs/benchmarks.md) the load, the
+/// kernel look-up and the first launch into a stream this thread captures
+/// in global mode all succeeded and the capture ended with its graph,
+/// while the exchange itself cost 11-24 us on a process's first call and
+/// 35-58 us on a new thread's: a tenth of a first launch, or more.
 fn outside_capture<T>(load: impl FnOnce() -> T) -> T {
     use crate::abi::cudaStreamCaptureMode;
+    if !eager() {
+        return load();
+    }
     let Ok(api) = driver::get() else {
         return load();
     };
@@ -772,7 +780,7 @@ impl Kernel {
         let span = trace::start();
         let mut h: CUkernel = std::ptr::null_mut();
         let drv = driver::get()?;
-        let r = outside_capture(|| drv.cuLibraryGetKernel(&mut h, lib, name.as_ptr()));
+        let r = drv.cuLibraryGetKernel(&mut h, lib, name.as_ptr());
         if r != driver::CUresult::SUCCESS {
             let e = match r.0 {
                 500 => cudaError_t::cudaErrorInvalidDeviceFunction,

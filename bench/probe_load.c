@@ -1,0 +1,257 @@
+/* probe_load: what the driver's public loading paths cost for the first
+ * launch of a kernel in a fresh process (issue 8: the first launch of a
+ * program's first kernel; our runtime loads a registered fatbin with
+ * cuLibraryLoadData on first use). One path per process, since the first
+ * call of each kind pays one-time costs; gpu-all.sh's `loadprobe` part runs
+ * every path several times, alternating.
+ *
+ *   probe_load PATH FATBIN CUBIN
+ *
+ * PATH is one of
+ *   lib            cuLibraryLoadData(fatbin), cuLibraryGetKernel, cuLaunchKernel(kernel)
+ *   lib_preserved  the same with CU_LIBRARY_BINARY_IS_PRESERVED
+ *   lib_cubin      cuLibraryLoadData(the sm_90 cubin alone)
+ *   lib_func       lib, then cuKernelGetFunction and cuLaunchKernel(function)
+ *   mod            cuModuleLoadData(fatbin), cuModuleGetFunction, cuLaunchKernel
+ *   mod_fatbinary  cuModuleLoadFatBinary(fatbin), cuModuleGetFunction, cuLaunchKernel
+ *   lib_exchange   lib, with cuThreadExchangeStreamCaptureMode around the
+ *                  load and the look-up (as our runtime does)
+ *   capture        lib while this thread captures a stream in global mode
+ *                  (the launch goes to the capturing stream), then the end
+ *                  of the capture: may a lazy load happen inside a capture?
+ *   capture_other  lib (launching into a stream of its own) while another
+ *                  thread captures a stream in global mode
+ *   exchange_threads  cuThreadExchangeStreamCaptureMode on this thread,
+ *                  again, then once on a new thread: is the first call's
+ *                  cost per thread or per process?
+ * and prints "PROBE <path> <step> <microseconds>" per step, then "total".
+ * Only the public driver API, found with dlopen/dlsym; no CUDA headers.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef void *H;
+
+static double now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    /* 16-byte aligned, as an image in a program's .nv_fatbin section is. */
+    void *p = aligned_alloc(16, (size_t)(n + 15) / 16 * 16);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) p = NULL;
+    fclose(f);
+    return p;
+}
+
+static void *drv;
+#define SYM(var, name)                                                  \
+    var = dlsym(drv, name);                                             \
+    if (!var) {                                                         \
+        fprintf(stderr, "probe_load: %s missing from libcuda.so.1\n", name); \
+        return 2;                                                       \
+    }
+
+static const char *path;
+static double t_last, t_first;
+static void step(const char *what, CUresult r) {
+    double t = now_us();
+    printf("PROBE %s %s %.2f%s\n", path, what, t - t_last, r ? " FAILED" : "");
+    if (r) printf("probe_load: %s returned %d\n", what, r);
+    t_last = now_us();
+}
+
+/* capture_other: a thread that captures s2 in global mode until told to
+ * end, and reports how the capture began and ended. */
+struct other {
+    CUresult (*set)(H);
+    CUresult (*begin)(H, int);
+    CUresult (*end)(H, H *);
+    H ctx, stream;
+};
+static pthread_mutex_t o_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t o_cond = PTHREAD_COND_INITIALIZER;
+static int o_state;
+static void *capture_on_thread(void *arg) {
+    struct other *o = arg;
+    H g = NULL;
+    o->set(o->ctx);
+    CUresult rb = o->begin(o->stream, 0);
+    pthread_mutex_lock(&o_lock);
+    o_state = 1;
+    pthread_cond_broadcast(&o_cond);
+    while (o_state != 2) pthread_cond_wait(&o_cond, &o_lock);
+    pthread_mutex_unlock(&o_lock);
+    CUresult re = o->end(o->stream, &g);
+    printf("PROBE %s other_thread_capture begin=%d end=%d graph=%s\n", path, rb, re,
+           g ? "made" : "none");
+    return NULL;
+}
+
+/* exchange_threads: the first exchange on a new thread, timed there. */
+static void *exchange_on_thread(void *fn) {
+    CUresult (*ex)(int *) = (CUresult(*)(int *))fn;
+    int mode = 2;
+    double t0 = now_us();
+    CUresult r = ex(&mode);
+    double t1 = now_us();
+    printf("PROBE %s exchange_new_thread %.2f%s\n", path, t1 - t0, r ? " FAILED" : "");
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s PATH FATBIN CUBIN\n", argv[0]);
+        return 2;
+    }
+    path = argv[1];
+    void *fatbin = slurp(argv[2]), *cubin = slurp(argv[3]);
+    if (!fatbin || !cubin) {
+        fprintf(stderr, "probe_load: cannot read the images\n");
+        return 2;
+    }
+    drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!drv) {
+        fprintf(stderr, "probe_load: %s\n", dlerror());
+        return 2;
+    }
+    CUresult (*cuInit)(unsigned);
+    CUresult (*cuDevicePrimaryCtxRetain)(H *, int);
+    CUresult (*cuCtxSetCurrent)(H);
+    CUresult (*cuLibraryLoadData)(H *, const void *, int *, void **, unsigned, int *, void **,
+                                  unsigned);
+    CUresult (*cuLibraryGetKernel)(H *, H, const char *);
+    CUresult (*cuKernelGetFunction)(H *, H);
+    CUresult (*cuModuleLoadData)(H *, const void *);
+    CUresult (*cuModuleLoadFatBinary)(H *, const void *);
+    CUresult (*cuModuleGetFunction)(H *, H, const char *);
+    CUresult (*cuLaunchKernel)(H, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, H, void **, void **);
+    CUresult (*cuCtxSynchronize)(void);
+    CUresult (*cuThreadExchangeStreamCaptureMode)(int *);
+    CUresult (*cuStreamCreate)(H *, unsigned);
+    CUresult (*cuStreamBeginCapture)(H, int);
+    CUresult (*cuStreamEndCapture)(H, H *);
+    SYM(cuInit, "cuInit");
+    SYM(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    SYM(cuCtxSetCurrent, "cuCtxSetCurrent");
+    SYM(cuLibraryLoadData, "cuLibraryLoadData");
+    SYM(cuLibraryGetKernel, "cuLibraryGetKernel");
+    SYM(cuKernelGetFunction, "cuKernelGetFunction");
+    /* Not in every test-double driver: looked up, checked where used. */
+    cuModuleLoadData = dlsym(drv, "cuModuleLoadData");
+    cuModuleLoadFatBinary = dlsym(drv, "cuModuleLoadFatBinary");
+    cuModuleGetFunction = dlsym(drv, "cuModuleGetFunction");
+    SYM(cuLaunchKernel, "cuLaunchKernel");
+    SYM(cuCtxSynchronize, "cuCtxSynchronize");
+    SYM(cuThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode");
+    SYM(cuStreamCreate, "cuStreamCreate");
+    SYM(cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+    SYM(cuStreamEndCapture, "cuStreamEndCapture");
+
+    H ctx = NULL, lib = NULL, mod = NULL, k = NULL, f = NULL;
+    t_first = t_last = now_us();
+    step("cuInit", cuInit(0));
+    step("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&ctx, 0));
+    step("cuCtxSetCurrent", cuCtxSetCurrent(ctx));
+    t_first = now_us();
+    const char *name = "_Z2k0v";
+    H launchee = NULL;
+    if (!strcmp(path, "lib") || !strcmp(path, "lib_func") || !strcmp(path, "lib_cubin") ||
+        !strcmp(path, "lib_preserved") || !strcmp(path, "lib_exchange")) {
+        int relaxed = 2, mode = relaxed;
+        int opt = 1; /* CU_LIBRARY_BINARY_IS_PRESERVED */
+        void *val = (void *)(uintptr_t)1;
+        int preserved = !strcmp(path, "lib_preserved");
+        if (!strcmp(path, "lib_exchange")) step("exchange", cuThreadExchangeStreamCaptureMode(&mode));
+        step("cuLibraryLoadData",
+             cuLibraryLoadData(&lib, strcmp(path, "lib_cubin") ? fatbin : cubin, NULL, NULL, 0,
+                               preserved ? &opt : NULL, preserved ? &val : NULL, preserved));
+        if (!strcmp(path, "lib_exchange")) {
+            step("exchange", cuThreadExchangeStreamCaptureMode(&mode));
+            step("exchange", cuThreadExchangeStreamCaptureMode(&mode));
+        }
+        step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, name));
+        if (!strcmp(path, "lib_exchange")) step("exchange", cuThreadExchangeStreamCaptureMode(&mode));
+        launchee = k;
+        if (!strcmp(path, "lib_func")) {
+            step("cuKernelGetFunction", cuKernelGetFunction(&f, k));
+            launchee = f;
+        }
+    } else if (!strcmp(path, "capture")) {
+        H s = NULL, g = NULL;
+        step("cuStreamCreate", cuStreamCreate(&s, 1));
+        step("cuStreamBeginCapture_v2(global)", cuStreamBeginCapture(s, 0));
+        step("cuLibraryLoadData", cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, NULL, NULL, 0));
+        step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, name));
+        step("cuLaunchKernel(capturing)", cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL));
+        step("cuStreamEndCapture", cuStreamEndCapture(s, &g));
+        printf("PROBE capture graph %s\n", g ? "made" : "none");
+        launchee = k;
+    } else if (!strcmp(path, "capture_other")) {
+        H s = NULL, s2 = NULL;
+        step("cuStreamCreate", cuStreamCreate(&s, 1));
+        step("cuStreamCreate", cuStreamCreate(&s2, 1));
+        struct other o = {cuCtxSetCurrent, cuStreamBeginCapture, cuStreamEndCapture, ctx, s2};
+        pthread_mutex_lock(&o_lock);
+        pthread_t t;
+        pthread_create(&t, NULL, capture_on_thread, &o);
+        while (!o_state) pthread_cond_wait(&o_cond, &o_lock);
+        pthread_mutex_unlock(&o_lock);
+        t_last = now_us();
+        step("cuLibraryLoadData", cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, NULL, NULL, 0));
+        step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, name));
+        step("cuLaunchKernel(own stream)", cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL));
+        pthread_mutex_lock(&o_lock);
+        o_state = 2;
+        pthread_cond_broadcast(&o_cond);
+        pthread_mutex_unlock(&o_lock);
+        pthread_join(t, NULL);
+        t_last = now_us();
+        launchee = k;
+    } else if (!strcmp(path, "exchange_threads")) {
+        int mode = 2;
+        step("exchange", cuThreadExchangeStreamCaptureMode(&mode));
+        step("exchange again", cuThreadExchangeStreamCaptureMode(&mode));
+        pthread_t t;
+        pthread_create(&t, NULL, exchange_on_thread, (void *)cuThreadExchangeStreamCaptureMode);
+        pthread_join(t, NULL);
+        t_last = now_us();
+        step("cuLibraryLoadData", cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, NULL, NULL, 0));
+        step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, name));
+        launchee = k;
+    } else if (!strcmp(path, "mod") || !strcmp(path, "mod_fatbinary")) {
+        if (!cuModuleLoadData || !cuModuleLoadFatBinary || !cuModuleGetFunction) {
+            fprintf(stderr, "probe_load: no cuModule* calls in this driver\n");
+            return 2;
+        }
+        step(path[3] ? "cuModuleLoadFatBinary" : "cuModuleLoadData",
+             path[3] ? cuModuleLoadFatBinary(&mod, fatbin) : cuModuleLoadData(&mod, fatbin));
+        step("cuModuleGetFunction", cuModuleGetFunction(&f, mod, name));
+        launchee = f;
+    } else {
+        fprintf(stderr, "probe_load: unknown path %s\n", path);
+        return 2;
+    }
+    step("cuLaunchKernel", cuLaunchKernel(launchee, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    printf("PROBE %s total %.2f\n", path, now_us() - t_first);
+    step("cuCtxSynchronize", cuCtxSynchronize());
+    /* A second launch of the same kernel, for scale. */
+    step("second cuLaunchKernel", cuLaunchKernel(launchee, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    step("cuCtxSynchronize", cuCtxSynchronize());
+    return 0;
+}
