@@ -5,7 +5,7 @@
  * call of each kind pays one-time costs; gpu-all.sh's `loadprobe` part runs
  * every path several times, alternating.
  *
- *   probe_load PATH FATBIN CUBIN
+ *   probe_load PATH FATBIN CUBIN [KERNEL]
  *
  * PATH is one of
  *   lib            cuLibraryLoadData(fatbin), cuLibraryGetKernel, cuLaunchKernel(kernel)
@@ -114,8 +114,8 @@ static void *exchange_on_thread(void *fn) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s PATH FATBIN CUBIN\n", argv[0]);
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: %s PATH FATBIN CUBIN [KERNEL]\n", argv[0]);
         return 2;
     }
     path = argv[1];
@@ -169,7 +169,9 @@ int main(int argc, char **argv) {
     step("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&ctx, 0));
     step("cuCtxSetCurrent", cuCtxSetCurrent(ctx));
     t_first = now_us();
-    const char *name = "_Z2k0v";
+    /* k0() by default; the kernel named takes one pointer (NULL here). */
+    const char *name = argc == 5 ? argv[4] : "_Z2k0v";
+    void *null_arg = NULL, *params[] = {&null_arg};
     H launchee = NULL;
     if (!strcmp(path, "lib") || !strcmp(path, "lib_func") || !strcmp(path, "lib_cubin") ||
         !strcmp(path, "lib_preserved") || !strcmp(path, "lib_exchange")) {
@@ -198,7 +200,7 @@ int main(int argc, char **argv) {
         step("cuStreamBeginCapture_v2(global)", cuStreamBeginCapture(s, 0));
         step("cuLibraryLoadData", cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, NULL, NULL, 0));
         step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, name));
-        step("cuLaunchKernel(capturing)", cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL));
+        step("cuLaunchKernel(capturing)", cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
         step("cuStreamEndCapture", cuStreamEndCapture(s, &g));
         printf("PROBE capture graph %s\n", g ? "made" : "none");
         launchee = k;
@@ -215,7 +217,7 @@ int main(int argc, char **argv) {
         t_last = now_us();
         step("cuLibraryLoadData", cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, NULL, NULL, 0));
         step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, name));
-        step("cuLaunchKernel(own stream)", cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL));
+        step("cuLaunchKernel(own stream)", cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
         pthread_mutex_lock(&o_lock);
         o_state = 2;
         pthread_cond_broadcast(&o_cond);
@@ -247,11 +249,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "probe_load: unknown path %s\n", path);
         return 2;
     }
-    step("cuLaunchKernel", cuLaunchKernel(launchee, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    step("cuLaunchKernel", cuLaunchKernel(launchee, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
     printf("PROBE %s total %.2f\n", path, now_us() - t_first);
     step("cuCtxSynchronize", cuCtxSynchronize());
     /* A second launch of the same kernel, for scale. */
-    step("second cuLaunchKernel", cuLaunchKernel(launchee, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    step("second cuLaunchKernel", cuLaunchKernel(launchee, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
     step("cuCtxSynchronize", cuCtxSynchronize());
     return 0;
 }

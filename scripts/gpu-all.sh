@@ -118,6 +118,11 @@ if [[ -d $bb && -e $bb/bin/probe_load ]]; then
       for p in lib lib_preserved lib_cubin lib_func mod mod_fatbinary lib_exchange capture capture_other exchange_threads; do
         timeout 20 ./probe_load \$p k0.fatbin k0.cubin
       done
+      # One kernel of 100 (libreg10k.so's last unit): the fatbin as nvcc
+      # leaves it, compressed (zstd, as the library holds it), the cubin.
+      for img in r99.fatbin r99z.fatbin r99.cubin; do
+        timeout 20 ./probe_load lib \$img r99.cubin _Z6r99_99Pi | sed \"s/^PROBE lib /PROBE lib:\$img /\"
+      done
       for rt in nvidia ours; do
         d='$nv_lib'; [[ \$rt == ours ]] && d='$bb/lib'
         echo \"runtime \$rt\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_first
