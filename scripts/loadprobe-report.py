@@ -21,6 +21,7 @@ def parse(path):
     groups, failures, notes = {}, [], []
     runtime = None
     seen = {}  # (group, step) -> times in this process
+    last_group = None  # one process per path: a new group starts a process
     for line in open(path, errors="replace"):
         w = line.split()
         if len(w) == 2 and w[0] == "runtime":
@@ -41,8 +42,9 @@ def parse(path):
             notes.append(f"{group}: {' '.join(rest)}")
             continue
         step = " ".join(rest[:-1])
-        if step == "cuInit":
+        if step == "cuInit" or group != last_group:
             seen = {}
+        last_group = group
         if failed:
             failures.append(f"{group}: {step} failed")
         if step in START:

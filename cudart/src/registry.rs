@@ -663,11 +663,11 @@ fn name_of(ptr: usize) -> &'static CStr {
 /// `cuLibraryLoadData` loads into every context at once, which a
 /// global-mode capture may refuse as an unsafe call (a fatbin registered
 /// by a `dlopen` while a stream captures). A lazy load runs as it is: on
-/// the H200 (`bench/probe_load capture`, docs/benchmarks.md) the load, the
-/// kernel look-up and the first launch into a stream this thread captures
-/// in global mode all succeeded and the capture ended with its graph,
-/// while the exchange itself cost 11-24 us on a process's first call and
-/// 35-58 us on a new thread's: a tenth of a first launch, or more.
+/// the H200 (`bench/probe_load capture`, docs/first-launch.md) the load,
+/// the kernel look-up and the first launch into a stream this thread
+/// captures in global mode all succeeded and the capture ended with its
+/// graph, while the exchange itself cost 7-24 us on a process's first call
+/// and 35-58 us on a new thread's: a tenth of a first launch, or more.
 fn outside_capture<T>(load: impl FnOnce() -> T) -> T {
     use crate::abi::cudaStreamCaptureMode;
     if !eager() {
