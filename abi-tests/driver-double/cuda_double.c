@@ -972,6 +972,25 @@ EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
     return done(&l, rc);
 }
 
+/* The thread's stream-capture mode (0 global, 1 thread-local, 2 relaxed):
+ * the runtime exchanges it around eager loads only. */
+static __thread int t_capture_mode;
+
+EXPORT CUresult cuThreadExchangeStreamCaptureMode(int *mode) {
+    struct line l;
+    lstart(&l, "cuThreadExchangeStreamCaptureMode");
+    if (!mode) return done(&l, CUDA_ERROR_INVALID_VALUE);
+    if (*mode < 0 || *mode > 2) {
+        lput(&l, " mode=%d", *mode);
+        return done(&l, CUDA_ERROR_INVALID_VALUE);
+    }
+    int old = t_capture_mode;
+    t_capture_mode = *mode;
+    *mode = old;
+    lput(&l, " mode=%d -> was=%d", t_capture_mode, old);
+    return done(&l, CUDA_SUCCESS);
+}
+
 EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
     struct line l;
     lstart(&l, "cuCtxSetCurrent");
@@ -2020,6 +2039,7 @@ static const struct proc g_procs[] = {
     P("cuMemsetD32", cuMemsetD32_v2, cuMemsetD32_v2_ptds, 3020),
     P("cuMemsetD32Async", cuMemsetD32Async, cuMemsetD32Async_ptsz, 3020),
     P("cuPointerGetAttribute", cuPointerGetAttribute, NULL, 4000),
+    P("cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode, NULL, 10010),
     P("cuStreamCreate", cuStreamCreate, NULL, 2000),
     P("cuStreamCreateWithPriority", cuStreamCreateWithPriority, NULL, 5050),
     P("cuStreamDestroy", cuStreamDestroy_v2, NULL, 4000),

@@ -101,6 +101,7 @@ const INTERESTING: &[&str] = &[
     "cuCtxPushCurrent",
     "cuCtxPopCurrent",
     "cuLibraryLoadData",
+    "cuThreadExchangeStreamCaptureMode",
     "cuLibraryUnload",
     "cuLibraryGetKernel",
     "cuLibraryGetGlobal",
@@ -319,6 +320,58 @@ fn vecadd_lazy_loading() {
             "per-thread stream used in a legacy-stream program: {l}"
         ));
     }
+    // A lazy load leaves the thread's capture mode alone (the H200 loads
+    // inside a global-mode capture; docs/first-launch.md).
+    r.check(
+        r.calls("cuThreadExchangeStreamCaptureMode").is_empty(),
+        "a lazy load must not exchange the thread's stream-capture mode",
+    );
+}
+
+/// `CUDA_MODULE_LOADING=EAGER`: the fatbin loads into the context when the
+/// context is made, with the thread's capture mode relaxed around the load
+/// and put back after it (an eager load may happen during a capture, when
+/// a library is opened then); the launches load nothing more.
+#[test]
+fn vecadd_eager_load_relaxes_capture_mode() {
+    let r = run_double(
+        "vecadd-eager",
+        &built().runtime,
+        &["vecadd"],
+        &[("CUDA_MODULE_LOADING", "EAGER")],
+    );
+    r.expect_exit0();
+    r.expect_no_errors();
+    r.check(
+        r.stdout.contains("back = 1 2 3 4"),
+        "the copy back did not return what was copied in",
+    );
+    let lines = r.lines();
+    let pos = |want: &str| lines.iter().position(|l| l == want);
+    let exchanges = r.calls("cuThreadExchangeStreamCaptureMode");
+    r.check(
+        exchanges
+            == [
+                "cuThreadExchangeStreamCaptureMode mode=2 -> was=0",
+                "cuThreadExchangeStreamCaptureMode mode=0 -> was=2",
+            ],
+        "one exchange to relaxed before the eager load and one back after it",
+    );
+    let loads = r.calls("cuLibraryLoadData");
+    r.check(loads.len() == 1, "exactly one cuLibraryLoadData expected");
+    let (Some(relax), Some(load), Some(back)) =
+        (pos(&exchanges[0]), pos(&loads[0]), pos(&exchanges[1]))
+    else {
+        r.fail("the exchanges or the load are missing from the log");
+    };
+    r.check(
+        relax < load && load < back,
+        "order must be: relax, cuLibraryLoadData, restore",
+    );
+    r.check(
+        load < r.mark("launch 1"),
+        "with EAGER the module must be loaded before the first launch",
+    );
 }
 
 /// Every driver function the runtime calls was resolved through
