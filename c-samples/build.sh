@@ -37,7 +37,7 @@ samples=(
   dlopen_after_init per_thread_stream templates_many_kernels
   driver_context_first threads_set_device device_reset invalid_config
   streams_events device_props memory_kinds launch_api error_sticky
-  stream_capture stream_capture_modes stream_attributes stream_ipc_event
+  stream_capture stream_capture_modes stream_capture_first_launch stream_attributes stream_ipc_event
   lib_load lib_entry_point lib_occupancy_coop lib_profiler_logs
   dev_misc ext_memory_fd ext_semaphore ext_import_errors ext_interop_headless
   life_init life_flags life_devices life_driver_ctx life_primary life_reset
