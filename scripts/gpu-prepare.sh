@@ -47,7 +47,8 @@ strip --strip-debug "$bundle/lib/libcudart.so.13"
 ln -s libcudart.so.13 "$bundle/lib/libcudart.so"
 cp "$samples_out/samples.txt" "$bundle/bin/"
 while read -r s; do cp "$samples_out/$s" "$bundle/bin/"; done <"$samples_out/samples.txt"
-cp "$samples_out"/*.so "$bundle/bin/"
+# The samples' shared libraries (none when ONLY picks samples without one).
+for so in "$samples_out"/*.so; do [[ -e $so ]] && cp "$so" "$bundle/bin/"; done
 cp scripts/gpu-run.sh "$bundle/gpu-run.sh"
 chmod +x "$bundle/gpu-run.sh"
 
