@@ -126,6 +126,19 @@ fn run_double(name: &str, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Ru
     DoubleRun::run(name, exe, args, env, &b.double_dir, &log, INTERESTING)
 }
 
+/// The vector-add program with `env`: it must exit 0, the runtime must
+/// report no error, and the copy back must hold the sums.
+fn run_vecadd(name: &str, env: &[(&str, &str)]) -> Run {
+    let r = run_double(name, &built().runtime, &["vecadd"], env);
+    r.expect_exit0();
+    r.expect_no_errors();
+    r.check(
+        r.stdout.contains("back = 1 2 3 4"),
+        "the copy back did not return what was copied in",
+    );
+    r
+}
+
 const LAUNCH_ADD: &str = "name=_Z3addPii grid=1,1,1 block=4,1,1 smem=0";
 
 /// The double on its own (no runtime): what it promises the other tests.
@@ -237,13 +250,7 @@ fn registration_touches_no_driver() {
 /// once for three launches, and the kernel never launched is never looked up.
 #[test]
 fn vecadd_lazy_loading() {
-    let r = run_double("vecadd", &built().runtime, &["vecadd"], &[]);
-    r.expect_exit0();
-    r.expect_no_errors();
-    r.check(
-        r.stdout.contains("back = 1 2 3 4"),
-        "the copy back did not return what was copied in",
-    );
+    let r = run_vecadd("vecadd", &[]);
     let lines = r.lines();
     let calls: Vec<&String> = lines.iter().filter(|l| !l.starts_with('#')).collect();
     r.check(
@@ -334,18 +341,7 @@ fn vecadd_lazy_loading() {
 /// a library is opened then); the launches load nothing more.
 #[test]
 fn vecadd_eager_load_relaxes_capture_mode() {
-    let r = run_double(
-        "vecadd-eager",
-        &built().runtime,
-        &["vecadd"],
-        &[("CUDA_MODULE_LOADING", "EAGER")],
-    );
-    r.expect_exit0();
-    r.expect_no_errors();
-    r.check(
-        r.stdout.contains("back = 1 2 3 4"),
-        "the copy back did not return what was copied in",
-    );
+    let r = run_vecadd("vecadd-eager", &[("CUDA_MODULE_LOADING", "EAGER")]);
     let lines = r.lines();
     let pos = |want: &str| lines.iter().position(|l| l == want);
     let exchanges = r.calls("cuThreadExchangeStreamCaptureMode");
