@@ -102,11 +102,19 @@ pub fn pop_config(
 /// (`cudaErrorInvalidResourceHandle`) before the driver sees it.
 #[inline]
 pub fn driver_stream(stream: cudaStream_t, per_thread: bool) -> Result<CUstream, cudaError_t> {
-    if per_thread && stream.is_null() {
-        Ok(driver::CU_STREAM_PER_THREAD)
-    } else {
+    if !(per_thread && stream.is_null()) {
         crate::context::check_stream(stream.cast())?;
-        Ok(stream)
+    }
+    Ok(unchecked_driver_stream(stream, per_thread))
+}
+
+/// [`driver_stream`]'s conversion alone, for a stream already checked.
+#[inline(always)]
+fn unchecked_driver_stream(stream: cudaStream_t, per_thread: bool) -> CUstream {
+    if per_thread && stream.is_null() {
+        driver::CU_STREAM_PER_THREAD
+    } else {
+        stream
     }
 }
 
@@ -137,11 +145,7 @@ fn launch_kernel(
             block.z,
             shared,
             // Checked by `launch` already (once per launch).
-            if per_thread && stream.is_null() {
-                driver::CU_STREAM_PER_THREAD
-            } else {
-                stream
-            },
+            unchecked_driver_stream(stream, per_thread),
             args,
             std::ptr::null_mut(),
         )
