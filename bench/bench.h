@@ -96,6 +96,8 @@ struct Driver {
   decltype(&::cuStreamDestroy_v2) stream_destroy = nullptr;
   decltype(&::cuStreamSynchronize) stream_sync = nullptr;
   decltype(&::cuCtxSynchronize) ctx_sync = nullptr;
+  decltype(&::cuEventCreate) event_create = nullptr;
+  decltype(&::cuEventDestroy_v2) event_destroy = nullptr;
   decltype(&::cuEventRecord) event_record = nullptr;
   decltype(&::cuEventQuery) event_query = nullptr;
   decltype(&::cuGraphInstantiateWithFlags) graph_instantiate = nullptr;
@@ -137,6 +139,8 @@ struct Driver {
     BENCH_SYM(stream_destroy, "cuStreamDestroy_v2");
     BENCH_SYM(stream_sync, "cuStreamSynchronize");
     BENCH_SYM(ctx_sync, "cuCtxSynchronize");
+    BENCH_SYM(event_create, "cuEventCreate");
+    BENCH_SYM(event_destroy, "cuEventDestroy_v2");
     BENCH_SYM(event_record, "cuEventRecord");
     BENCH_SYM(event_query, "cuEventQuery");
     BENCH_SYM(graph_instantiate, "cuGraphInstantiateWithFlags");

@@ -38,7 +38,16 @@ int main(int argc, char **argv) {
       e |= (int)cudaEventDestroy(ev);
     }
     return e;
-  });
+  }, "streams.raw_cuEventCreate_Destroy");
+  L.add("streams.raw_cuEventCreate_Destroy", "ns", [](long n) {
+    int e = 0;
+    for (long i = 0; i < n; i++) {
+      CUevent ev;
+      e |= (int)drv.event_create(&ev, CU_EVENT_DEFAULT);
+      e |= (int)drv.event_destroy(ev);
+    }
+    return e;
+  }).setup = [] { return Driver::need(drv.event_create, drv.event_destroy); };
   L.add("streams.cudaEventRecord_Query", "ns", [](long n) {
     int e = 0;
     for (long i = 0; i < n; i++) {

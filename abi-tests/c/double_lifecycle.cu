@@ -10,7 +10,8 @@
  *   double_lifecycle threads     4 threads: cudaGetDevice, then cudaMalloc
  *                                and a launch; then device 1 on a thread
  *                                (CUDA_DOUBLE_DEVICES=2)
- *   double_lifecycle reset       cudaMalloc, launch, reset, again
+ *   double_lifecycle reset       cudaMalloc, launch, an event and a
+ *                                stream, reset, both used, again
  *   double_lifecycle ownreset    cudaDeviceReset with a cuCtxCreate'd
  *                                context current
  *   double_lifecycle exit        calls from atexit handlers registered
@@ -141,10 +142,23 @@ static void threads(void) {
 
 static void reset(void) {
     alloc_and_launch();
+    cudaEvent_t e = NULL;
+    cudaStream_t s = NULL;
+    CHECK("cudaEventCreate", cudaEventCreate(&e));
+    CHECK("cudaStreamCreate", cudaStreamCreate(&s));
     double_mark("reset");
     CHECK("cudaDeviceReset", cudaDeviceReset());
     double_mark("after reset");
+    /* The event and stream died with the context: refused, never handed
+     * to the driver. */
+    CALL("dead: cudaEventQuery", cudaEventQuery(e));
+    CALL("dead: cudaStreamQuery", cudaStreamQuery(s));
+    double_mark("new objects");
     alloc_and_launch();
+    cudaEvent_t e2 = NULL;
+    CHECK("cudaEventCreate", cudaEventCreate(&e2));
+    CHECK("new event: cudaEventQuery", cudaEventQuery(e2));
+    CHECK("cudaEventDestroy", cudaEventDestroy(e2));
 }
 
 static void ownreset(void) {

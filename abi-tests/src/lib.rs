@@ -694,6 +694,16 @@ impl DoubleRun {
             .unwrap_or_else(|| self.fail(&format!("mark {want:?} missing from the log")))
     }
 
+    /// Index in the full log (every call, not only the kept ones) of the
+    /// mark `# text`.
+    pub fn log_mark(&self, text: &str) -> usize {
+        let want = format!("# {text}");
+        self.log
+            .iter()
+            .position(|l| *l == want)
+            .unwrap_or_else(|| self.fail(&format!("mark {want:?} missing from the log")))
+    }
+
     /// Lines of `lines()` from mark `from` to mark `to` (or the end) whose
     /// function is `f`.
     pub fn calls_between(&self, f: &str, from: Option<&str>, to: Option<&str>) -> Vec<String> {

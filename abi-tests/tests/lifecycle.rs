@@ -324,6 +324,31 @@ fn reset_releases_then_retains_again() {
             .is_empty(),
         "no release at exit: the runtime registers no exit handler",
     );
+    // The event and stream made before the reset died with the context:
+    // refused without reaching the driver; a new event works.
+    for want in [
+        "dead: cudaEventQuery -> 201 cudaErrorDeviceUninitialized",
+        "dead: cudaStreamQuery -> 400 cudaErrorInvalidResourceHandle",
+        "new event: cudaEventQuery -> 0 cudaSuccess",
+    ] {
+        r.check(r.stdout.contains(want), &format!("stdout lacks {want:?}"));
+    }
+    // The full call log (not only the lifecycle calls) after the reset.
+    let (dead, new) = (r.log_mark("after reset"), r.log_mark("new objects"));
+    let queries = |from: usize, to: usize| {
+        r.log[from..to]
+            .iter()
+            .filter(|l| l.starts_with("cuEventQuery") || l.starts_with("cuStreamQuery"))
+            .count()
+    };
+    r.check(
+        queries(dead, new) == 0,
+        "no query may reach the driver for a handle that died with its context",
+    );
+    r.check(
+        queries(new, r.log.len()) == 1,
+        "the new event's query reaches the driver",
+    );
 }
 
 /// With a context of the program's own current, cudaDeviceReset resets no
@@ -453,13 +478,7 @@ fn destroyed_handles_never_reach_the_driver() {
         "a new allocation must take copies",
     );
     // The full call log (not only the lifecycle calls) between the marks.
-    let at = |m: &str| {
-        r.log
-            .iter()
-            .position(|l| l == &format!("# {m}"))
-            .unwrap_or_else(|| r.fail(&format!("mark {m:?} missing")))
-    };
-    let (from, to) = (at("destroyed"), at("new objects"));
+    let (from, to) = (r.log_mark("destroyed"), r.log_mark("new objects"));
     r.check(to > from + 1, "the marks must surround the calls");
     for l in &r.log[from + 1..to] {
         for f in [

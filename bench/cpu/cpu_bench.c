@@ -35,6 +35,10 @@ int cudaPeekAtLastError(void);
 int cudaGetDevice(int *);
 int cudaSetDevice(int);
 int cudaFree(void *);
+int cudaEventCreate(void **);
+int cudaEventDestroy(void *);
+int cudaStreamCreate(void **);
+int cudaStreamDestroy(void *);
 unsigned __cudaPushCallConfiguration(dim3, dim3, size_t, void *);
 int __cudaPopCallConfiguration(dim3 *, dim3 *, size_t *, void **);
 void **__cudaRegisterFatBinary(void *);
@@ -96,6 +100,12 @@ static void *args8[8] = {&av[0], &av[1], &av[2], &av[3], &av[4], &av[5], &av[6],
 typedef int (*raw_launch_t)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                             unsigned, void *, void **, void **);
 static raw_launch_t raw_launch;
+
+/* The first launch of a kernel of the last fatbin (its library loaded
+ * lazily, the kernel looked up): the runtime's cold path, once per process. */
+__attribute__((noinline)) int loop_first_launch(void) {
+  return cudaLaunchKernel(&stubs[KERNELS - 1], one, one, 0, 0, 0);
+}
 
 __attribute__((noinline)) void loop_cudaGetLastError(long n) {
   int e = 0;
@@ -164,6 +174,25 @@ __attribute__((noinline)) void loop_raw_cuLaunchKernel_p0(long n) {
   sink = e;
 }
 
+__attribute__((noinline)) void loop_cudaEventCreate_Destroy(long n) {
+  int e = 0;
+  for (long i = 0; i < n; i++) {
+    void *ev;
+    e |= cudaEventCreate(&ev);
+    e |= cudaEventDestroy(ev);
+  }
+  sink = e;
+}
+__attribute__((noinline)) void loop_cudaStreamCreate_Destroy(long n) {
+  int e = 0;
+  for (long i = 0; i < n; i++) {
+    void *st;
+    e |= cudaStreamCreate(&st);
+    e |= cudaStreamDestroy(st);
+  }
+  sink = e;
+}
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -207,6 +236,15 @@ int main(void) {
     return 3;
   }
   cudaGetDevice(&dev);
+  f0 = minor_faults();
+  t0 = now_ns();
+  e = loop_first_launch();
+  t1 = now_ns();
+  printf("CPU startup.first_launch %.2f us page_faults=%ld\n", (t1 - t0) / 1e3, minor_faults() - f0);
+  if (e) {
+    printf("CPU_ERROR first launch = %d\n", e);
+    return 4;
+  }
   void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
   raw_launch = drv ? (raw_launch_t)dlsym(drv, "cuLaunchKernel") : 0;
   e = __cudaGetKernel(&kernel_handle, &stubs[0]);
@@ -225,6 +263,8 @@ int main(void) {
   run("launch.cudaLaunchKernel.p8", loop_cudaLaunchKernel_p8, n, reps);
   run("launch.cudaLaunchKernelExC.p0", loop_cudaLaunchKernelExC_p0, n, reps);
   run("launch.raw_cuLaunchKernel.p0", loop_raw_cuLaunchKernel_p0, n, reps);
+  run("streams.cudaEventCreate_Destroy", loop_cudaEventCreate_Destroy, n, reps);
+  run("streams.cudaStreamCreate_Destroy", loop_cudaStreamCreate_Destroy, n, reps);
   if (sink == 12345) puts("");
 
   f0 = minor_faults();

@@ -61,6 +61,28 @@ static CUresult cuLaunchKernelEx(const void *cfg, void *f, void **params, void *
   return 0;
 }
 
+/* Events and streams: handles from a small pool, the most recently freed
+ * handed out again first (as an allocator does), so a create/destroy loop
+ * sees the same few addresses. */
+enum { POOL = 64 };
+static char g_objects[POOL][64];
+static void *g_free[POOL];
+static int g_nfree = -1;
+static CUresult object_create(void **h) {
+  if (g_nfree < 0)
+    for (g_nfree = 0; g_nfree < POOL; g_nfree++) g_free[g_nfree] = g_objects[POOL - 1 - g_nfree];
+  if (g_nfree == 0) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  *h = g_free[--g_nfree];
+  return 0;
+}
+static CUresult object_destroy(void *h) {
+  if (g_nfree >= POOL) return 400;
+  g_free[g_nfree++] = h;
+  return 0;
+}
+static CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; return object_create(e); }
+static CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; return object_create(s); }
+
 static const struct { const char *name; void *fn; } table[] = {
     {"cuInit", (void *)cuInit},
     {"cuDriverGetVersion", (void *)cuDriverGetVersion},
@@ -82,6 +104,10 @@ static const struct { const char *name; void *fn; } table[] = {
     {"cuThreadExchangeStreamCaptureMode", (void *)cuThreadExchangeStreamCaptureMode},
     {"cuLaunchKernel", (void *)cuLaunchKernel},
     {"cuLaunchKernelEx", (void *)cuLaunchKernelEx},
+    {"cuEventCreate", (void *)cuEventCreate},
+    {"cuEventDestroy", (void *)object_destroy},
+    {"cuStreamCreate", (void *)cuStreamCreate},
+    {"cuStreamDestroy", (void *)object_destroy},
 };
 
 CUresult cuGetProcAddress_v2(const char *name, void **pfn, int version, unsigned long long flags,

@@ -54,7 +54,7 @@ if [[ -z ${CPU_BENCH_SKIP_CG:-} ]]; then
   echo "## instructions per call (callgrind, $iters calls each; driver: the no-op driver's share)"
   for f in cudaGetLastError cudaPeekAtLastError cudaGetDevice cudaSetDevice_current \
       push_pop_call_configuration launch_chevron_p0 cudaLaunchKernel_p0 cudaLaunchKernel_p8 \
-      cudaLaunchKernelExC_p0 raw_cuLaunchKernel_p0 register_10k unregister_10k; do
+      cudaLaunchKernelExC_p0 raw_cuLaunchKernel_p0 cudaEventCreate_Destroy cudaStreamCreate_Destroy register_10k unregister_10k first_launch; do
     cg=$out/callgrind.$f.out
     CPU_BENCH_N=$n CPU_BENCH_REPS=1 valgrind --tool=callgrind --callgrind-out-file="$cg" \
       --toggle-collect="loop_$f" "$out/cpu_bench" >/dev/null 2>"$out/cg-stderr.txt"
@@ -62,13 +62,17 @@ if [[ -z ${CPU_BENCH_SKIP_CG:-} ]]; then
       /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
       /libcuda\.so\.1\]$/ && $0 ~ /:cu[A-Z]/ { gsub(",", "", $1); drv += $1 }
       END {
-        if (f ~ /_10k$/) printf "IR %-30s %10d instructions, %6.1f per kernel\n", f, total, total / 10000
+        if (f == "first_launch") printf "IR %-30s %10d instructions (once: the lazy load and look-up; driver %d)\n", f, total, drv
+        else if (f ~ /_10k$/) printf "IR %-30s %10d instructions, %6.1f per kernel\n", f, total, total / 10000
         else printf "IR %-30s %7.1f per call (driver %5.1f, loop and runtime %6.1f)\n", f, total / it, drv / it, (total - drv) / it
       }'
   done
   echo "## top functions (exclusive, launch loop cudaLaunchKernel_p0)"
   callgrind_annotate --threshold=99 "$out/callgrind.cudaLaunchKernel_p0.out" 2>/dev/null |
     awk '/^-+$/ { sep++ } sep >= 3 && /[0-9]/ && NF > 1' | head -12
+  echo "## top functions (exclusive, the first launch)"
+  callgrind_annotate --threshold=99 "$out/callgrind.first_launch.out" 2>/dev/null |
+    awk '/^-+$/ { sep++ } sep >= 3 && /[0-9]/ && NF > 1' | head -16
   echo "## top functions (exclusive, registration of 10,000 kernels)"
   callgrind_annotate --threshold=99 "$out/callgrind.register_10k.out" 2>/dev/null |
     awk '/^-+$/ { sep++ } sep >= 3 && /[0-9]/ && NF > 1' | head -12

@@ -44,7 +44,6 @@ use crate::{handles, trace};
 use once_cell::sync::OnceCell;
 use parking_lot::Mutex;
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
 use std::ffi::{c_int, c_uint};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
@@ -444,77 +443,31 @@ pub fn primary_taken_away() -> bool {
     false
 }
 
-/// What the runtime knows of the events and streams it created: the
-/// context each belongs to, and the ones a reset destroyed.
-#[derive(Default)]
-struct Handles {
-    live: HashMap<usize, usize>,
-    dead: HashSet<usize>,
-}
-
-static HANDLES: Mutex<Option<Handles>> = Mutex::new(None);
-
-/// Set once a reset left a dead event or stream handle: only then do the
-/// event and stream calls look their handle up.
-static ANY_DEAD: AtomicBool = AtomicBool::new(false);
-
 /// Notes an event or stream the runtime just created in the calling
-/// thread's current context (an address the driver reuses is alive again).
+/// thread's current context ([`crate::handles::made_in`]).
 pub fn handle_created(handle: *mut std::ffi::c_void, kind: handles::Kind) {
     let Some(drv) = driver::loaded() else {
         return;
     };
     let mut cur: CUcontext = std::ptr::null_mut();
     let _ = drv.cuCtxGetCurrent(&mut cur);
-    handles::made(handle, kind);
-    let mut h = HANDLES.lock();
-    let h = h.get_or_insert_with(Handles::default);
-    h.dead.remove(&(handle as usize));
-    h.live.insert(handle as usize, cur as usize);
+    handles::made_in(handle, kind, cur);
 }
 
 /// Forgets an event or stream destroyed through the runtime; later calls
 /// with it are refused ([`crate::handles`]).
 pub fn handle_destroyed(handle: *mut std::ffi::c_void, kind: handles::Kind) {
-    if let Some(h) = HANDLES.lock().as_mut() {
-        h.live.remove(&(handle as usize));
-    }
     handles::gone(handle, kind);
 }
 
 /// The events and streams of `ctx` die with it (a reset).
 fn handles_die_with(ctx: CUcontext) {
-    let mut h = HANDLES.lock();
-    let Some(h) = h.as_mut() else {
-        return;
-    };
-    let gone: Vec<usize> = h
-        .live
-        .iter()
-        .filter(|&(_, &c)| c == ctx as usize)
-        .map(|(&k, _)| k)
-        .collect();
-    for k in gone {
-        h.live.remove(&k);
-        h.dead.insert(k);
-        ANY_DEAD.store(true, Ordering::Relaxed);
-    }
+    handles::die_with(ctx);
 }
 
-/// One relaxed load on the hot path (launches, stream and event calls);
-/// the look-up only once a reset left dead handles.
 #[inline(always)]
 fn is_dead(handle: *mut std::ffi::c_void) -> bool {
-    ANY_DEAD.load(Ordering::Relaxed) && is_dead_slow(handle)
-}
-
-#[cold]
-#[inline(never)]
-fn is_dead_slow(handle: *mut std::ffi::c_void) -> bool {
-    HANDLES
-        .lock()
-        .as_ref()
-        .is_some_and(|h| h.dead.contains(&(handle as usize)))
+    handles::died_with_context(handle)
 }
 
 /// For the event room: an event whose context a reset destroyed answers

@@ -21,7 +21,10 @@
 //! probes. Each word holds the address (low 55 bits), whether the object is
 //! gone (bit 55) and its kind (the top byte), so a reader sees one
 //! consistent entry. Writers (the calls that make and destroy objects,
-//! which call the driver anyway) take one lock. The table is bounded: when
+//! which call the driver anyway) take one lock, once per call: under it
+//! the table's word and, for events and streams, the context each was
+//! made in ([`made_in`]), so that a reset can declare them dead with their
+//! context ([`die_with`]). The table is bounded: when
 //! the probe window of an address is full, the oldest entry there is
 //! overwritten, and the address is forgotten (its calls go to the driver).
 //!
@@ -34,8 +37,10 @@
 //! table for that reason.
 
 use crate::abi::cudaError_t;
+use crate::addrmap::{AddrMap, AddrSet};
 use parking_lot::Mutex;
 use std::ffi::c_void;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The kinds of object the runtime tells apart.
@@ -107,8 +112,25 @@ const TOMBSTONE: u64 = 1;
 static TABLE: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
 /// Set at the first record: until then no call looks anything up.
 static ANY: AtomicBool = AtomicBool::new(false);
-/// Serializes writers; the value is the next slot to evict within a window.
-static WRITER: Mutex<usize> = Mutex::new(0);
+/// Serializes writers, and holds what only they touch.
+static WRITER: Mutex<Writers> = Mutex::new(Writers {
+    evict: 0,
+    owners: AddrMap::with_hasher(BuildHasherDefault::new()),
+    dead: AddrSet::with_hasher(BuildHasherDefault::new()),
+});
+/// Set once a reset left a dead event or stream: only then do the event
+/// and stream calls look their handle up in [`Writers::dead`].
+static ANY_DEAD: AtomicBool = AtomicBool::new(false);
+
+/// The writers' state: the next slot to evict within a window; for the
+/// events and streams the runtime made, the context each was made in; and
+/// those a reset destroyed with their context. One lock for all, so making
+/// or destroying an object takes it once.
+struct Writers {
+    evict: usize,
+    owners: AddrMap<usize>,
+    dead: AddrSet,
+}
 
 #[inline(always)]
 fn home(addr: u64) -> usize {
@@ -192,10 +214,14 @@ pub fn is_gone(handle: *const c_void, kind: Kind) -> bool {
 }
 
 fn write(handle: *const c_void, word: impl Fn(u64) -> u64) {
+    write_locked(&mut WRITER.lock(), handle, word);
+}
+
+fn write_locked(w: &mut Writers, handle: *const c_void, word: impl Fn(u64) -> u64) {
     let Some(addr) = address(handle) else {
         return;
     };
-    let mut evict = WRITER.lock();
+    let evict = &mut w.evict;
     let h = home(addr);
     let mut free = None;
     for i in 0..WINDOW {
@@ -227,9 +253,55 @@ pub fn made(handle: *const c_void, kind: Kind) {
     write(handle, |a| a | (kind as u64) << 56);
 }
 
+/// Records an event or stream the runtime just made in context `ctx`
+/// (an address the driver reuses is alive again).
+pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
+    let mut w = WRITER.lock();
+    write_locked(&mut w, handle, |a| a | (kind as u64) << 56);
+    if ANY_DEAD.load(Ordering::Relaxed) {
+        w.dead.remove(&(handle as usize));
+    }
+    w.owners.insert(handle as usize, ctx as usize);
+}
+
 /// Records an object of `kind` the runtime just destroyed.
 pub fn gone(handle: *const c_void, kind: Kind) {
-    write(handle, |a| a | GONE_BIT | (kind as u64) << 56);
+    let mut w = WRITER.lock();
+    write_locked(&mut w, handle, |a| a | GONE_BIT | (kind as u64) << 56);
+    if !w.owners.is_empty() {
+        w.owners.remove(&(handle as usize));
+    }
+}
+
+/// The events and streams made in `ctx` die with it (a reset, or the
+/// primary context taken away from the runtime).
+pub fn die_with(ctx: *const c_void) {
+    let mut w = WRITER.lock();
+    let w = &mut *w;
+    let ctx = ctx as usize;
+    let before = w.owners.len();
+    w.owners.retain(|&handle, &mut c| {
+        if c == ctx {
+            w.dead.insert(handle);
+        }
+        c != ctx
+    });
+    if w.owners.len() != before {
+        ANY_DEAD.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether `handle` is an event or stream whose context died under it
+/// ([`die_with`]). One relaxed load until a reset left such handles.
+#[inline(always)]
+pub fn died_with_context(handle: *const c_void) -> bool {
+    ANY_DEAD.load(Ordering::Relaxed) && died_slow(handle)
+}
+
+#[cold]
+#[inline(never)]
+fn died_slow(handle: *const c_void) -> bool {
+    WRITER.lock().dead.contains(&(handle as usize))
 }
 
 /// Takes `handle` out of the table: an address the driver handed out for

@@ -14,6 +14,7 @@
 //! (`CUDART_DIAGNOSTICS`).
 
 pub mod abi;
+pub mod addrmap;
 pub mod array;
 pub mod boundary;
 pub mod context;

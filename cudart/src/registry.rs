@@ -27,15 +27,14 @@
 //! allocate nothing.
 
 use crate::abi::cudaError_t;
+use crate::addrmap::{mix, AddrMap};
 use crate::boundary::{In, Out};
 use crate::driver::{self, CUdeviceptr, CUkernel, CUlibrary};
 use crate::trace;
 use once_cell::sync::Lazy;
 use parking_lot::{Mutex, RwLock};
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -51,40 +50,6 @@ struct RawWrapper {
     data: *const c_void,
     prelinked: *const c_void,
 }
-
-/// A folded multiply: the hash of the registry's keys, which are addresses
-/// (host stubs, variables, fatbin handles, kernel handles) handed over by
-/// the program, not text an adversary chooses. Good in the low bits the
-/// tables index with and in the high bits they tag with.
-#[inline(always)]
-fn mix(x: u64) -> u64 {
-    let m = u128::from(x) * 0x9E37_79B9_7F4A_7C15;
-    (m as u64) ^ ((m >> 64) as u64)
-}
-
-/// [`mix`] as a `Hasher` for the registry's maps (keys are `usize`).
-#[derive(Default, Clone, Copy)]
-struct AddrHasher(u64);
-
-impl Hasher for AddrHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = mix(self.0 ^ u64::from(b));
-        }
-    }
-
-    #[inline(always)]
-    fn write_usize(&mut self, n: usize) {
-        self.0 = mix(self.0 ^ n as u64);
-    }
-
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type AddrMap<V> = HashMap<usize, V, BuildHasherDefault<AddrHasher>>;
 
 /// Host stubs are indexed by granules of `1 << GRANULE_BITS` bytes.
 const GRANULE_BITS: u32 = 14;
