@@ -24,6 +24,15 @@
  *   exchange_threads  cuThreadExchangeStreamCaptureMode on this thread,
  *                  again, then once on a new thread: is the first call's
  *                  cost per thread or per process?
+ *   kernels        the first launch of each of the 100 kernels of FATBIN
+ *                  (r99: _Z6r99_NNPi) in one process, the ways rotating
+ *                  kernel by kernel, so that process-to-process drift
+ *                  cancels: "get" cuLibraryGetKernel + cuLaunchKernel(kernel)
+ *                  (what our runtime does), "func" + cuKernelGetFunction and
+ *                  cuLaunchKernel(function), "warm" cuKernelGetFunction,
+ *                  then cuLaunchKernel(kernel), "mod" cuModuleGetFunction
+ *                  from a module of the same image + cuLaunchKernel; kernel
+ *                  00 first through the library and the module (warm-up)
  * and prints "PROBE <path> <step> <microseconds>" per step, then "total".
  * Only the public driver API, found with dlopen/dlsym; no CUDA headers.
  */
@@ -235,6 +244,43 @@ int main(int argc, char **argv) {
         t_last = now_us();
         step("cuLibraryLoadData", cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, NULL, NULL, 0));
         step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, name));
+        launchee = k;
+    } else if (!strcmp(path, "kernels")) {
+        if (!cuModuleLoadData || !cuModuleGetFunction) {
+            fprintf(stderr, "probe_load: no cuModule* calls in this driver\n");
+            return 2;
+        }
+        static const char *ways[] = {"get", "func", "warm", "mod"};
+        char kname[32];
+        step("cuLibraryLoadData", cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, NULL, NULL, 0));
+        step("cuModuleLoadData", cuModuleLoadData(&mod, fatbin));
+        for (int i = 0; i < 100; i++) {
+            snprintf(kname, sizeof kname, "_Z6r99_%02dPi", i);
+            const char *way = i == 0 ? "warmup" : ways[(i - 1) % 4];
+            H kk = NULL, ff = NULL, first = NULL;
+            CUresult r = 0;
+            double t0 = now_us();
+            if (i == 0 || !strcmp(way, "get") || !strcmp(way, "func") || !strcmp(way, "warm")) {
+                r |= cuLibraryGetKernel(&kk, lib, kname);
+                first = kk;
+                if (!strcmp(way, "func") || !strcmp(way, "warm")) r |= cuKernelGetFunction(&ff, kk);
+                if (!strcmp(way, "func")) first = ff;
+            } else {
+                r |= cuModuleGetFunction(&ff, mod, kname);
+                first = ff;
+            }
+            r |= cuLaunchKernel(first, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
+            double t1 = now_us();
+            if (i == 0) { /* the module's first function, too */
+                r |= cuModuleGetFunction(&ff, mod, kname);
+                r |= cuLaunchKernel(ff, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
+            }
+            double t2 = now_us();
+            r |= cuCtxSynchronize();
+            printf("PROBE kernels %s %.2f%s\n", way, t1 - t0, r ? " FAILED" : "");
+            if (i == 0) printf("PROBE kernels warmup_mod %.2f\n", t2 - t1);
+        }
+        step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, "_Z6r99_00Pi"));
         launchee = k;
     } else if (!strcmp(path, "mod") || !strcmp(path, "mod_fatbinary")) {
         if (!cuModuleLoadData || !cuModuleLoadFatBinary || !cuModuleGetFunction) {

@@ -21,8 +21,8 @@
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
 #            rel_dlopen_fire for 20 s
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
-#   loadprobe bench/probe_load (the driver's public loading paths, 7 paths x
-#            5 processes) and bench/probe_first under each runtime (5
+#   loadprobe bench/probe_load (the driver's public loading paths, 10 paths x
+#            5 processes, and the first launch of 100 kernels 4 ways) and bench/probe_first under each runtime (5
 #            processes each): where the first launch of a kernel goes
 #            (OUT rest: loadprobe.out)
 #   drvtrace bench_ctx under each runtime, 5 processes each, alternating,
@@ -123,6 +123,9 @@ if [[ -d $bb && -e $bb/bin/probe_load ]]; then
       for img in r99.fatbin r99z.fatbin r99.cubin; do
         timeout 20 ./probe_load lib \$img r99.cubin _Z6r99_99Pi | sed \"s/^PROBE lib /PROBE lib:\$img /\"
       done
+      # The first launch of each of the 100 kernels of one image, ways
+      # taking turns (library kernel, function, warmed function, module).
+      timeout 30 ./probe_load kernels r99.fatbin r99.cubin
       for rt in nvidia ours; do
         d='$nv_lib'; [[ \$rt == ours ]] && d='$bb/lib'
         echo \"runtime \$rt\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_first

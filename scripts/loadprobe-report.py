@@ -13,6 +13,9 @@ import statistics
 import sys
 
 START = {"cuInit", "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent"}
+# Paths that time one step many times in a process (one sample per
+# kernel): their samples are pooled, not numbered.
+POOLED = {"kernels"}
 
 
 def parse(path):
@@ -51,7 +54,7 @@ def parse(path):
             continue
         n = seen.get((group, step), 0) + 1
         seen[(group, step)] = n
-        if n > 1:
+        if n > 1 and group not in POOLED:
             step = f"{step} ({n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'})"
         groups.setdefault(group, {}).setdefault(step, []).append(value)
     return groups, failures, notes
@@ -79,7 +82,9 @@ def main():
       "path, after the primary context is current; `probe_first` is a CUDA program that "
       "calls `cudaFuncGetAttributes` on its kernel (the runtime loads the module and "
       "the kernel), then launches it, under each runtime. Medians in microseconds "
-      "(n = processes).")
+      "(n = processes; for `kernels`, n = kernels: the first launch of each of the "
+      "100 kernels of one image in one process, the ways taking turns, kernel 00 "
+      "as the warm-up).")
     p("")
     p("| path | step | median us | n |")
     p("|---|---|---:|---:|")
