@@ -101,6 +101,7 @@ typedef struct obj *CUkernel;
 typedef struct obj *CUfunction;
 typedef int CUjit_option;
 typedef int CUlibraryOption;
+enum { CU_LIBRARY_BINARY_IS_PRESERVED = 1 }; /* CUlibraryOption: the image stays in place */
 typedef int CUdevice_attribute;
 typedef int CUfunction_attribute;
 typedef int CUfunc_cache;
@@ -1148,7 +1149,7 @@ EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
 EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
                                   void **jitValues, unsigned int numJit, CUlibraryOption *libOptions,
                                   void **libValues, unsigned int numLib) {
-    (void)jitOptions; (void)jitValues; (void)libOptions; (void)libValues;
+    (void)jitOptions; (void)jitValues;
     struct line l;
     lstart(&l, "cuLibraryLoadData");
     const unsigned char *img = code;
@@ -1163,7 +1164,15 @@ EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_op
         struct obj *lib = new_obj(K_LIB, 'L');
         pick_cubin(img, &lib->elf, &lib->elf_size);
         *library = lib;
-        lput(&l, " jit=%u opts=%u -> lib=%s", numJit, numLib, lib->label);
+        lput(&l, " jit=%u opts=%u", numJit, numLib);
+        /* Library options by name: the runtime's loads say whether the
+         * image stays in place (CU_LIBRARY_BINARY_IS_PRESERVED). */
+        for (unsigned i = 0; libOptions && libValues && i < numLib; i++) {
+            unsigned v = (unsigned)(uintptr_t)libValues[i];
+            if (libOptions[i] == CU_LIBRARY_BINARY_IS_PRESERVED) lput(&l, " preserved=%u", v);
+            else lput(&l, " opt%d=%u", (int)libOptions[i], v);
+        }
+        lput(&l, " -> lib=%s", lib->label);
     }
     unlock();
     return done(&l, rc);

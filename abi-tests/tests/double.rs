@@ -293,6 +293,11 @@ fn vecadd_lazy_loading() {
             && loads[0].ends_with("-> lib=L1"),
         "cuLibraryLoadData must get the registered fatbin container (magic ba55ed50)",
     );
+    r.check(
+        loads[0].contains(" jit=0 opts=1 preserved=1 "),
+        "the registered image stays mapped until it is unregistered: the load must say so \
+         (CU_LIBRARY_BINARY_IS_PRESERVED), so that the driver need not copy it",
+    );
     let load = pos(&loads[0]).unwrap();
     r.check(
         load > launch_mark,

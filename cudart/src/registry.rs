@@ -665,6 +665,11 @@ impl Fatbin {
         let drv = driver::get()?;
         let span = trace::start();
         let mut lib: CUlibrary = std::ptr::null_mut();
+        // The image stays mapped until its module unregisters it, and the
+        // library is unloaded there first: the driver may read it in place
+        // instead of copying it (megabytes for a large fatbin).
+        let mut option = crate::abi::cudaLibraryOption::cudaLibraryBinaryIsPreserved;
+        let mut preserved = 1usize as *mut c_void;
         let r = outside_capture(|| {
             drv.cuLibraryLoadData(
                 &mut lib,
@@ -672,9 +677,9 @@ impl Fatbin {
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
                 0,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                0,
+                (&mut option as *mut crate::abi::cudaLibraryOption).cast(),
+                &mut preserved,
+                1,
             )
         });
         if r != driver::CUresult::SUCCESS {
