@@ -669,7 +669,7 @@ impl Fatbin {
         // library is unloaded there first: the driver may read it in place
         // instead of copying it (megabytes for a large fatbin).
         let mut option = crate::abi::cudaLibraryOption::cudaLibraryBinaryIsPreserved;
-        let mut preserved = 1usize as *mut c_void;
+        let mut preserved = std::ptr::without_provenance_mut::<c_void>(1);
         let r = outside_capture(|| {
             drv.cuLibraryLoadData(
                 &mut lib,
