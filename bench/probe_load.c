@@ -280,6 +280,7 @@ int main(int argc, char **argv) {
             printf("PROBE kernels %s %.2f%s\n", way, t1 - t0, r ? " FAILED" : "");
             if (i == 0) printf("PROBE kernels warmup_mod %.2f\n", t2 - t1);
         }
+        t_last = now_us();
         step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, "_Z6r99_00Pi"));
         launchee = k;
     } else if (!strcmp(path, "mod") || !strcmp(path, "mod_fatbinary")) {

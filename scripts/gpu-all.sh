@@ -124,8 +124,9 @@ if [[ -d $bb && -e $bb/bin/probe_load ]]; then
         timeout 20 ./probe_load lib \$img r99.cubin _Z6r99_99Pi | sed \"s/^PROBE lib /PROBE lib:\$img /\"
       done
       # bench_lazy's 2,000 kernels (3 MiB): copied by the driver, or
-      # preserved in place as our runtime marks registered images.
-      for p in lib lib_preserved; do
+      # preserved in place as our runtime marks registered images; and as
+      # a module (loaded into the context at once).
+      for p in lib lib_preserved mod; do
         timeout 20 ./probe_load \$p k2000.fatbin r99.cubin _Z6k_1234Pi | sed \"s/^PROBE \$p /PROBE \$p:k2000 /\"
       done
       # The first launch of each of the 100 kernels of one image, ways
