@@ -3,8 +3,20 @@
 // the module and the kernel, then the launch. Under each runtime, it shows
 // how the first-launch time divides between loading and launching.
 // "PROBE first <step> <microseconds>" per step. One sample per process.
+//
+//   probe_first            as above
+//   probe_first raw FATBIN after the runtime's cudaFree(0), the driver alone
+//                          loads FATBIN (k0.fatbin) as a library and
+//                          launches its kernel ("PROBE first_raw ..."): is
+//                          the context as a runtime leaves it after its
+//                          start-up quicker to take a first launch (did
+//                          the runtime do work there that a first launch
+//                          would otherwise pay)?
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <dlfcn.h>
 
 __global__ void k0() {}
 
@@ -14,7 +26,60 @@ static double now_us() {
   return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-int main() {
+static void *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return nullptr;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *p = aligned_alloc(16, (size_t)(n + 15) / 16 * 16);
+  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) p = nullptr;
+  fclose(f);
+  return p;
+}
+
+typedef int CUresult;
+typedef void *H;
+
+static int raw(const char *fatbin_path) {
+  void *image = slurp(fatbin_path);
+  void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!image || !drv) {
+    printf("probe_first: no image or no driver\n");
+    return 2;
+  }
+  auto load = (CUresult(*)(H *, const void *, void *, void **, unsigned, void *, void **,
+                           unsigned))dlsym(drv, "cuLibraryLoadData");
+  auto get = (CUresult(*)(H *, H, const char *))dlsym(drv, "cuLibraryGetKernel");
+  auto launch = (CUresult(*)(H, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, H, void **, void **))dlsym(drv, "cuLaunchKernel");
+  auto sync = (CUresult(*)())dlsym(drv, "cuCtxSynchronize");
+  if (!load || !get || !launch || !sync) {
+    printf("probe_first: driver entry points missing\n");
+    return 2;
+  }
+  if (cudaFree(0) != cudaSuccess) return 3;
+  H lib = nullptr, k = nullptr;
+  double t0 = now_us();
+  CUresult r1 = load(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+  double t1 = now_us();
+  CUresult r2 = r1 ? r1 : get(&k, lib, "_Z2k0v");
+  double t2 = now_us();
+  CUresult r3 = r2 ? r2 : launch(k, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
+  double t3 = now_us();
+  CUresult r4 = sync();
+  printf("PROBE first_raw cuLibraryLoadData %.2f\nPROBE first_raw cuLibraryGetKernel %.2f\n"
+         "PROBE first_raw cuLaunchKernel %.2f\nPROBE first_raw total %.2f\n",
+         t1 - t0, t2 - t1, t3 - t2, t3 - t0);
+  if (r1 || r2 || r3 || r4) {
+    printf("probe_first: driver errors %d %d %d %d\n", r1, r2, r3, r4);
+    return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && !strcmp(argv[1], "raw")) return raw(argv[2]);
   if (cudaFree(0) != cudaSuccess) return 3;
   double t0 = now_us();
   cudaFuncAttributes a;

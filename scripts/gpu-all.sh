@@ -135,6 +135,9 @@ if [[ -d $bb && -e $bb/bin/probe_load ]]; then
       for rt in nvidia ours; do
         d='$nv_lib'; [[ \$rt == ours ]] && d='$bb/lib'
         echo \"runtime \$rt\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_first
+        # The driver's own first launch in the context as each runtime's
+        # cudaFree(0) left it.
+        LD_LIBRARY_PATH=\$d timeout 20 ./probe_first raw k0.fatbin
       done
     done"
 fi

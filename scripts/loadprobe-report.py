@@ -38,7 +38,7 @@ def parse(path):
         failed = rest[-1] == "FAILED"
         if failed:
             rest = rest[:-1]
-        group = f"first ({runtime})" if w[1] == "first" and runtime else w[1]
+        group = f"{w[1]} ({runtime})" if w[1] in ("first", "first_raw") and runtime else w[1]
         try:
             value = float(rest[-1])
         except ValueError:
@@ -81,7 +81,8 @@ def main():
     p("`probe_load` calls the driver's public API alone (no runtime) in a fresh process per "
       "path, after the primary context is current; `probe_first` is a CUDA program that "
       "calls `cudaFuncGetAttributes` on its kernel (the runtime loads the module and "
-      "the kernel), then launches it, under each runtime. Medians in microseconds "
+      "the kernel), then launches it, under each runtime (`first_raw`: after the "
+      "runtime's `cudaFree(0)`, the driver alone loads and launches `k0`). Medians in microseconds "
       "(n = processes; for `kernels`, n = kernels: the first launch of each of the "
       "100 kernels of one image in one process, the ways taking turns, kernel 00 "
       "as the warm-up).")
