@@ -358,12 +358,12 @@ pub fn reset_device() -> Result<(), cudaError_t> {
     if !ctx.is_null() {
         slot.released.store(ctx, Ordering::Relaxed);
         ANY_RESET.store(true, Ordering::Relaxed);
-        handles_die_with(ctx);
+        handles::die_with(ctx);
         // After a device fault the release reports the fault too; the reset
         // must happen regardless, so the release's status is not an answer.
         let _ = drv.cuDevicePrimaryCtxRelease(dev);
     } else if !cur.is_null() {
-        handles_die_with(cur);
+        handles::die_with(cur);
     }
     let r = drv.cuDevicePrimaryCtxReset(dev);
     // The thread keeps its current handle (now released): the next call
@@ -432,7 +432,7 @@ pub fn primary_taken_away() -> bool {
         }
         slot.released.store(cur, Ordering::Relaxed);
         ANY_RESET.store(true, Ordering::Relaxed);
-        handles_die_with(cur);
+        handles::die_with(cur);
         trace::event!(
             "context",
             "primary context taken away",
@@ -454,28 +454,12 @@ pub fn handle_created(handle: *mut std::ffi::c_void, kind: handles::Kind) {
     handles::made_in(handle, kind, cur);
 }
 
-/// Forgets an event or stream destroyed through the runtime; later calls
-/// with it are refused ([`crate::handles`]).
-pub fn handle_destroyed(handle: *mut std::ffi::c_void, kind: handles::Kind) {
-    handles::gone(handle, kind);
-}
-
-/// The events and streams of `ctx` die with it (a reset).
-fn handles_die_with(ctx: CUcontext) {
-    handles::die_with(ctx);
-}
-
-#[inline(always)]
-fn is_dead(handle: *mut std::ffi::c_void) -> bool {
-    handles::died_with_context(handle)
-}
-
 /// For the event room: an event whose context a reset destroyed answers
 /// `cudaErrorDeviceUninitialized`, one destroyed through the runtime
 /// `cudaErrorInvalidResourceHandle`, without reaching the driver.
 #[inline]
 pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
-    if is_dead(event) {
+    if handles::died_with_context(event) {
         return Err(cudaError_t::cudaErrorDeviceUninitialized);
     }
     if handles::is_gone(event, handles::Kind::Event) {
@@ -489,7 +473,7 @@ pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
 /// `cudaErrorInvalidResourceHandle` without reaching the driver.
 #[inline]
 pub fn check_stream(stream: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
-    if is_dead(stream) || handles::is_gone(stream, handles::Kind::Stream) {
+    if handles::died_with_context(stream) || handles::is_gone(stream, handles::Kind::Stream) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     Ok(())

@@ -35,7 +35,7 @@ pub fn destroy(event: cudaEvent_t) -> Result<(), cudaError_t> {
     }
     crate::context::check_event(event.cast())?;
     driver::get()?.cuEventDestroy(event).ok()?;
-    crate::context::handle_destroyed(event.cast(), crate::handles::Kind::Event);
+    crate::handles::gone(event.cast(), crate::handles::Kind::Event);
     Ok(())
 }
 

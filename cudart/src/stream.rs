@@ -58,7 +58,7 @@ pub fn destroy(stream: cudaStream_t) -> Result<(), cudaError_t> {
     }
     crate::context::check_stream(stream.cast())?;
     driver::get()?.cuStreamDestroy(stream).ok()?;
-    crate::context::handle_destroyed(stream.cast(), crate::handles::Kind::Stream);
+    crate::handles::gone(stream.cast(), crate::handles::Kind::Stream);
     Ok(())
 }
 
