@@ -223,6 +223,22 @@ def main():
                                        sum(1 for r in sel if r[2] is False),
                                        sum(1 for r in sel if r[2] is None)))
     w("\n")
+    # The drift-free comparison: each runtime's cost over the raw driver
+    # call measured in its own processes (paired repetitions), so that the
+    # machine's drift between processes cancels.
+    paired = [b for b in benches if b["group"] in ("launch", "launch_mt8") and b.get("raw")
+              and not b["name"].endswith(".rate")
+              and b.get("ratio_ours_raw") is not None and b.get("ratio_nvidia_raw") is not None]
+    if paired:
+        less = sum(1 for b in paired if b["ratio_ours_raw"] < b["ratio_nvidia_raw"])
+        w("Launches, drift-free: ours adds less over the raw `cuLaunchKernel` of its own "
+          "processes than NVIDIA's over the raw call of its own in **%d of %d** rows "
+          "(ours/raw %s-%s, NVIDIA/raw %s-%s).\n\n"
+          % (less, len(paired),
+             ratio(min(b["ratio_ours_raw"] for b in paired)),
+             ratio(max(b["ratio_ours_raw"] for b in paired)),
+             ratio(min(b["ratio_nvidia_raw"] for b in paired)),
+             ratio(max(b["ratio_nvidia_raw"] for b in paired))))
 
     w("Columns: medians over the processes; *spread*: (max - min) / median of the "
       "per-process values, NVIDIA / ours; *raw driver*: the driver call measured in the same "
