@@ -379,6 +379,37 @@ mod tests {
     }
 
     #[test]
+    fn events_and_streams_die_with_their_context_only() {
+        // Addresses and contexts far from the ones other tests use.
+        let (ev, st, other) = (
+            0x7d00_0000_0040usize,
+            0x7d00_0000_0080usize,
+            0x7d00_0000_00c0usize,
+        );
+        let (ctx, ctx2) = (p(0x7d10_0000_0000), p(0x7d20_0000_0000));
+        made_in(p(ev), Kind::Event, ctx);
+        made_in(p(st), Kind::Stream, ctx);
+        made_in(p(other), Kind::Event, ctx2);
+        assert!(!died_with_context(p(ev)));
+        die_with(ctx);
+        assert!(died_with_context(p(ev)) && died_with_context(p(st)));
+        assert!(
+            !died_with_context(p(other)),
+            "another context's event lives on"
+        );
+        // An address the driver hands out again is alive again.
+        made_in(p(ev), Kind::Event, ctx2);
+        assert!(!died_with_context(p(ev)));
+        // Destroyed through the runtime: gone, and no longer owned, so a
+        // reset of its context does not declare it dead.
+        gone(p(other), Kind::Event);
+        die_with(ctx2);
+        assert!(!died_with_context(p(other)));
+        assert!(is_gone(p(other), Kind::Event));
+        assert!(died_with_context(p(ev)));
+    }
+
+    #[test]
     fn the_table_stays_bounded_and_keeps_recent_entries() {
         let base = 0x7f00_0000_0000usize;
         let many: Vec<usize> = (0..3 * SLOTS).map(|i| base + 0x1000 + i * 0x40).collect();
