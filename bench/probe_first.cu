@@ -17,29 +17,9 @@
 #include <cstring>
 #include <ctime>
 #include <dlfcn.h>
+#include "probe.h"
 
 __global__ void k0() {}
-
-static double now_us() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static void *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return nullptr;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *p = aligned_alloc(16, (size_t)(n + 15) / 16 * 16);
-  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) p = nullptr;
-  fclose(f);
-  return p;
-}
-
-typedef int CUresult;
-typedef void *H;
 
 static int raw(const char *fatbin_path) {
   void *image = slurp(fatbin_path);

@@ -45,27 +45,7 @@
 #include <string.h>
 #include <time.h>
 
-typedef int CUresult;
-typedef void *H;
-
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static void *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    /* 16-byte aligned, as an image in a program's .nv_fatbin section is. */
-    void *p = aligned_alloc(16, (size_t)(n + 15) / 16 * 16);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) p = NULL;
-    fclose(f);
-    return p;
-}
+#include "probe.h"
 
 static void *drv;
 #define SYM(var, name)                                                  \
