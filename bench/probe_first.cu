@@ -5,6 +5,8 @@
 // "PROBE first <step> <microseconds>" per step. One sample per process.
 //
 //   probe_first            as above
+//   probe_first direct     the launch alone, as a program makes it
+//                          ("PROBE first_direct ...")
 //   probe_first raw FATBIN after the runtime's cudaFree(0), the driver alone
 //                          loads FATBIN (k0.fatbin) as a library and
 //                          launches its kernel ("PROBE first_raw ..."): is
@@ -12,12 +14,62 @@
 //                          start-up quicker to take a first launch (did
 //                          the runtime do work there that a first launch
 //                          would otherwise pay)?
+//
+// PROBE_POPULATE=a,b (environment): after cudaFree(0), before the clock
+// starts, the pages of every mapping whose path contains a or b are
+// mapped in (madvise MADV_POPULATE_READ), e.g. "libcudart" or "libcuda.so":
+// does the first launch wait on page faults in that library's code?
+// Each step also prints the minor page faults it took ("PROBE first
+// faults <step> <n>").
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include "probe.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+static long faults() {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt + u.ru_majflt;
+}
+
+// Maps in the pages of every mapping named in PROBE_POPULATE; prints how
+// many mappings and bytes, or nothing when the variable is unset.
+static void populate() {
+  const char *want = getenv("PROBE_POPULATE");
+  if (!want || !*want) return;
+  FILE *m = fopen("/proc/self/maps", "r");
+  if (!m) return;
+  char line[4096];
+  long n = 0, bytes = 0, failed = 0;
+  while (fgets(line, sizeof line, m)) {
+    unsigned long lo, hi;
+    char perms[8];
+    int off = 0;
+    if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &lo, &hi, perms, &off) < 3 || !off) continue;
+    const char *path = line + off;
+    bool hit = false;
+    char list[512];
+    snprintf(list, sizeof list, "%s", want);
+    for (char *t = strtok(list, ","); t && !hit; t = strtok(nullptr, ",")) hit = *t && strstr(path, t);
+    if (!hit || perms[0] != 'r') continue;
+    if (madvise((void *)lo, hi - lo, MADV_POPULATE_READ) == 0) {
+      n++;
+      bytes += (long)(hi - lo);
+    } else {
+      failed++;
+    }
+  }
+  fclose(m);
+  printf("PROBE populate %s mappings=%ld bytes=%ld failed=%ld\n", want, n, bytes, failed);
+}
 
 __global__ void k0() {}
 
@@ -39,7 +91,9 @@ static int raw(const char *fatbin_path) {
     return 2;
   }
   if (cudaFree(0) != cudaSuccess) return 3;
+  populate();
   H lib = nullptr, k = nullptr;
+  long f0 = faults();
   double t0 = now_us();
   CUresult r1 = load(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
   double t1 = now_us();
@@ -47,10 +101,12 @@ static int raw(const char *fatbin_path) {
   double t2 = now_us();
   CUresult r3 = r2 ? r2 : launch(k, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
   double t3 = now_us();
+  long f3 = faults();
   CUresult r4 = sync();
   printf("PROBE first_raw cuLibraryLoadData %.2f\nPROBE first_raw cuLibraryGetKernel %.2f\n"
-         "PROBE first_raw cuLaunchKernel %.2f\nPROBE first_raw total %.2f\n",
-         t1 - t0, t2 - t1, t3 - t2, t3 - t0);
+         "PROBE first_raw cuLaunchKernel %.2f\nPROBE first_raw total %.2f\n"
+         "PROBE first_raw faults total %ld\n",
+         t1 - t0, t2 - t1, t3 - t2, t3 - t0, f3 - f0);
   if (r1 || r2 || r3 || r4) {
     printf("probe_first: driver errors %d %d %d %d\n", r1, r2, r3, r4);
     return 1;
@@ -60,20 +116,30 @@ static int raw(const char *fatbin_path) {
 
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "raw")) return raw(argv[2]);
+  bool direct = argc == 2 && !strcmp(argv[1], "direct");
+  const char *g = direct ? "first_direct" : "first";
   if (cudaFree(0) != cudaSuccess) return 3;
+  populate();
+  long f0 = faults();
   double t0 = now_us();
   cudaFuncAttributes a;
-  cudaError_t e1 = cudaFuncGetAttributes(&a, k0);
+  cudaError_t e1 = direct ? cudaSuccess : cudaFuncGetAttributes(&a, k0);
   double t1 = now_us();
+  long f1 = faults();
+  double t1b = now_us();  // the fault count's system call stays out of both steps
   k0<<<1, 1>>>();
   cudaError_t e2 = cudaGetLastError();
   double t2 = now_us();
+  long f2 = faults();
+  double t2b = now_us();
   k0<<<1, 1>>>();
   double t3 = now_us();
   cudaError_t e3 = cudaDeviceSynchronize();
-  printf("PROBE first cudaFuncGetAttributes %.2f\nPROBE first launch %.2f\n"
-         "PROBE first second_launch %.2f\n",
-         t1 - t0, t2 - t1, t3 - t2);
+  if (!direct) printf("PROBE %s cudaFuncGetAttributes %.2f\n", g, t1 - t0);
+  printf("PROBE %s launch %.2f\nPROBE %s second_launch %.2f\nPROBE %s total %.2f\n", g, t2 - t1b,
+         g, t3 - t2b, g, (t1 - t0) + (t2 - t1b));
+  if (!direct) printf("PROBE %s faults cudaFuncGetAttributes %ld\n", g, f1 - f0);
+  printf("PROBE %s faults launch %ld\n", g, f2 - f1);
   if (e1 || e2 || e3) {
     printf("probe_first: errors %d %d %d\n", (int)e1, (int)e2, (int)e3);
     return 1;

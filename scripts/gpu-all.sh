@@ -25,6 +25,9 @@
 #            5 processes, and the first launch of 100 kernels 4 ways) and bench/probe_first under each runtime (5
 #            processes each): where the first launch of a kernel goes
 #            (OUT rest: loadprobe.out)
+#   firstlaunch bench/firstlaunch.sh: probe_first under NVIDIA's, ours and
+#            ours without the trace, FIRST_ROUNDS rounds (default 20) of
+#            5 variants each (OUT rest: firstlaunch.out)
 #   drvtrace bench_ctx under each runtime, 5 processes each, alternating,
 #            with bench/drvtrace.so preloaded: every driver call of the
 #            start-up and first launch, timed (OUT rest: drvtrace/); also
@@ -38,7 +41,7 @@ gb=$(cd "$1" && pwd) || exit 2
 bb=$2
 [[ -d $bb ]] && bb=$(cd "$bb" && pwd)
 mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
-parts=${PARTS:-samples torch timport diag harness stress bench drvtrace loadprobe}
+parts=${PARTS:-samples torch timport diag harness stress bench drvtrace loadprobe firstlaunch}
 rest=$(mktemp -d "${TMPDIR:-/tmp}/gpu-all.XXXXXX")
 log=$out/all.log
 : >"$log"
@@ -140,6 +143,10 @@ if [[ -d $bb && -e $bb/bin/probe_load ]]; then
         LD_LIBRARY_PATH=\$d timeout 20 ./probe_first raw k0.fatbin
       done
     done"
+fi
+
+if [[ -d $bb && -e $bb/firstlaunch.sh ]]; then
+  part firstlaunch 240 bash "$bb/firstlaunch.sh" "$bb" "$nv_lib" "${FIRST_ROUNDS:-20}"
 fi
 
 echo "== all done in $(($(date +%s) - t_all))s" >>"$log"
