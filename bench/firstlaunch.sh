@@ -11,6 +11,19 @@
 #               (PROBE_POPULATE=libcuda.so): the same for the driver
 #   raw         after the runtime's cudaFree(0), the driver alone loads
 #               k0.fatbin as a library and launches it
+#   rawemb      raw, with the program's own fatbin in place (where its
+#               registration points) instead of k0.fatbin read into memory
+#   rawembp     rawemb with CU_LIBRARY_BINARY_IS_PRESERVED: the very call
+#               our runtime's lazy load makes
+#   traced      direct, with bench/drvtrace.so preloaded: the driver calls
+#               a runtime makes through the public API, timed ("PROBE drv
+#               <call> <us>", summed per call), the span from the start of
+#               cuLibraryLoadData to the end of cuLaunchKernel and the time
+#               between those calls (the runtime's own, plus the tracer's)
+#   rawtraced   rawembp, with the same tracer: the same driver calls made
+#               by the probe itself
+# FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
+# rawembp traced rawtraced).
 # Output: "runtime R variant V" before each process's lines; read it with
 # scripts/firstlaunch-report.py.
 #
@@ -35,12 +48,34 @@ one() {  # one RUNTIME VARIANT
     populated) PROBE_POPULATE=libcudart LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
     drvpop) PROBE_POPULATE=libcuda.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
     raw) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw k0.fatbin ;;
+    rawemb) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded ;;
+    rawembp) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded preserved ;;
+    traced) traced "$d" direct ;;
+    rawtraced) traced "$d" raw embedded preserved ;;
   esac
   echo "exit $?"
 }
+traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
+  local d=$1 t rc
+  shift
+  t=$(mktemp)
+  LD_PRELOAD=$bb/bin/drvtrace.so DRVTRACE_FILE=$t LD_LIBRARY_PATH=$d timeout 20 ./probe_first "$@"
+  rc=$?
+  # drvtrace lines: START_NS NAME RESULT TOOK_NS
+  awk '$2 == "cuLibraryLoadData" && !s { s = $1 }
+       s && !e { sum += $4 }
+       $2 == "cuLaunchKernel" && s && !e { e = $1 + $4 }
+       $2 != "cuInit" && $2 != "cuDevicePrimaryCtxRetain" { tot[$2] += $4 }
+       END {
+         for (n in tot) printf "PROBE drv %s %.2f\n", n, tot[n] / 1e3
+         if (e) printf "PROBE drv span_load_to_launch_end %.2f\nPROBE drv between_calls %.2f\n", (e - s) / 1e3, (e - s - sum) / 1e3
+       }' "$t"
+  rm -f "$t"
+  return $rc
+}
 for ((i = 1; i <= rounds; i++)); do
   if ((i % 2)); then order="nvidia ours ours-notrace"; else order="ours-notrace ours nvidia"; fi
-  for v in direct split populated drvpop raw; do
+  for v in ${FIRST_VARIANTS:-direct raw rawemb rawembp traced rawtraced}; do
     for rt in $order; do one "$rt" "$v"; done
   done
 done

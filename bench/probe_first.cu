@@ -14,6 +14,11 @@
 //                          start-up quicker to take a first launch (did
 //                          the runtime do work there that a first launch
 //                          would otherwise pay)?
+//   probe_first raw embedded [preserved]
+//                          the same with the program's own fatbin, in
+//                          place, as a runtime's lazy load passes it;
+//                          "preserved" adds CU_LIBRARY_BINARY_IS_PRESERVED
+//                          as ours does (also after a file name)
 //
 // PROBE_POPULATE=a,b (environment): after cudaFree(0), before the clock
 // starts, the pages of every mapping whose path contains a or b are
@@ -26,6 +31,8 @@
 #include <cstring>
 #include <ctime>
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include "probe.h"
@@ -73,8 +80,48 @@ static void populate() {
 
 __global__ void k0() {}
 
-static int raw(const char *fatbin_path) {
-  void *image = slurp(fatbin_path);
+static int bias_of_program(struct dl_phdr_info *info, size_t, void *out) {
+  *(ElfW(Addr) *)out = info->dlpi_addr;  // the first object is the program
+  return 1;
+}
+
+// The program's own fatbin where the loader mapped it (its .nv_fatbin
+// section, which the registration hands a runtime), read nowhere: the
+// bytes a runtime's lazy load gives the driver. NULL when not found.
+static void *embedded_image() {
+  FILE *f = fopen("/proc/self/exe", "rb");
+  if (!f) return nullptr;
+  Elf64_Ehdr eh;
+  void *found = nullptr;
+  if (fread(&eh, sizeof eh, 1, f) == 1 && eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum) {
+    Elf64_Shdr *sh = (Elf64_Shdr *)calloc(eh.e_shnum, sizeof(Elf64_Shdr));
+    if (sh && !fseek(f, (long)eh.e_shoff, SEEK_SET) &&
+        fread(sh, sizeof(Elf64_Shdr), eh.e_shnum, f) == eh.e_shnum && eh.e_shstrndx < eh.e_shnum) {
+      Elf64_Shdr *strs = &sh[eh.e_shstrndx];
+      char *names = (char *)malloc(strs->sh_size + 1);
+      if (names && !fseek(f, (long)strs->sh_offset, SEEK_SET) &&
+          fread(names, 1, strs->sh_size, f) == strs->sh_size) {
+        names[strs->sh_size] = 0;
+        ElfW(Addr) bias = 0;
+        dl_iterate_phdr(bias_of_program, &bias);
+        for (unsigned i = 0; i < eh.e_shnum; i++)
+          if (sh[i].sh_name < strs->sh_size && !strcmp(names + sh[i].sh_name, ".nv_fatbin"))
+            found = (void *)(bias + sh[i].sh_addr);
+      }
+      free(names);
+    }
+    free(sh);
+  }
+  fclose(f);
+  return found;
+}
+
+// raw SOURCE [preserved]: SOURCE a fatbin file, or "embedded" (the
+// program's own image, in place); "preserved" passes
+// CU_LIBRARY_BINARY_IS_PRESERVED, as our runtime's lazy load does.
+static int raw(const char *fatbin_path, bool preserved) {
+  bool embedded = !strcmp(fatbin_path, "embedded");
+  void *image = embedded ? embedded_image() : slurp(fatbin_path);
   void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!image || !drv) {
     printf("probe_first: no image or no driver\n");
@@ -95,7 +142,10 @@ static int raw(const char *fatbin_path) {
   H lib = nullptr, k = nullptr;
   long f0 = faults();
   double t0 = now_us();
-  CUresult r1 = load(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+  int option = 1;  // CU_LIBRARY_BINARY_IS_PRESERVED
+  void *value = (void *)1;
+  CUresult r1 = preserved ? load(&lib, image, nullptr, nullptr, 0, &option, &value, 1)
+                          : load(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
   double t1 = now_us();
   CUresult r2 = r1 ? r1 : get(&k, lib, "_Z2k0v");
   double t2 = now_us();
@@ -115,7 +165,8 @@ static int raw(const char *fatbin_path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 3 && !strcmp(argv[1], "raw")) return raw(argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "raw"))
+    return raw(argv[2], argc == 4 && !strcmp(argv[3], "preserved"));
   bool direct = argc == 2 && !strcmp(argv[1], "direct");
   const char *g = direct ? "first_direct" : "first";
   if (cudaFree(0) != cudaSuccess) return 3;

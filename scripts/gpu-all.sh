@@ -27,7 +27,7 @@
 #            (OUT rest: loadprobe.out)
 #   firstlaunch bench/firstlaunch.sh: probe_first under NVIDIA's, ours and
 #            ours without the trace, FIRST_ROUNDS rounds (default 20) of
-#            5 variants each (OUT rest: firstlaunch.out)
+#            its variants each (OUT rest: firstlaunch.out)
 #   drvtrace bench_ctx under each runtime, 5 processes each, alternating,
 #            with bench/drvtrace.so preloaded: every driver call of the
 #            start-up and first launch, timed (OUT rest: drvtrace/); also
