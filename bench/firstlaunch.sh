@@ -22,8 +22,13 @@
 #               between those calls (the runtime's own, plus the tracer's)
 #   rawtraced   rawembp, with the same tracer: the same driver calls made
 #               by the probe itself
+#   sys         direct, with bench/ioctltrace.so preloaded: the driver's
+#               ioctl/mmap/munmap calls per phase (cudaFree(0), the launch,
+#               ...), which private export tables do not hide
+#   rawsys      rawembp, with the same counter
 # FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
-# rawembp traced rawtraced).
+# rawembp sys rawsys traced rawtraced), FIRST_RUNTIMES runtimes (default:
+# nvidia ours ours-notrace; the order reverses every other round).
 # Output: "runtime R variant V" before each process's lines; read it with
 # scripts/firstlaunch-report.py.
 #
@@ -50,6 +55,8 @@ one() {  # one RUNTIME VARIANT
     raw) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw k0.fatbin ;;
     rawemb) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded ;;
     rawembp) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded preserved ;;
+    sys) LD_PRELOAD=$bb/bin/ioctltrace.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
+    rawsys) LD_PRELOAD=$bb/bin/ioctltrace.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded preserved ;;
     traced) traced "$d" direct ;;
     rawtraced) traced "$d" raw embedded preserved ;;
   esac
@@ -74,8 +81,9 @@ traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
   return $rc
 }
 for ((i = 1; i <= rounds; i++)); do
-  if ((i % 2)); then order="nvidia ours ours-notrace"; else order="ours-notrace ours nvidia"; fi
-  for v in ${FIRST_VARIANTS:-direct raw rawemb rawembp traced rawtraced}; do
+  order=${FIRST_RUNTIMES:-nvidia ours ours-notrace}
+  ((i % 2)) || order=$(printf '%s\n' $order | tac | tr '\n' ' ')
+  for v in ${FIRST_VARIANTS:-direct raw rawemb rawembp sys rawsys traced rawtraced}; do
     for rt in $order; do one "$rt" "$v"; done
   done
 done

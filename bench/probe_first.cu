@@ -25,7 +25,9 @@
 // mapped in (madvise MADV_POPULATE_READ), e.g. "libcudart" or "libcuda.so":
 // does the first launch wait on page faults in that library's code?
 // Each step also prints the minor page faults it took ("PROBE first
-// faults <step> <n>").
+// faults <step> <n>"). With bench/ioctltrace.so preloaded, the phases are
+// marked for it: startup (cudaFree(0)), idle, launch, second_launch, sync,
+// rest.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -80,14 +82,20 @@ static void populate() {
 
 __global__ void k0() {}
 
+// Names the phase for bench/ioctltrace.so when it is preloaded.
+static void mark(const char *phase) {
+  static void (*f)(const char *) = (void (*)(const char *))dlsym(RTLD_DEFAULT, "ioctltrace_mark");
+  if (f) f(phase);
+}
+
 static int bias_of_program(struct dl_phdr_info *info, size_t, void *out) {
   *(ElfW(Addr) *)out = info->dlpi_addr;  // the first object is the program
   return 1;
 }
 
-// The program's own fatbin where the loader mapped it (its .nv_fatbin
-// section, which the registration hands a runtime), read nowhere: the
-// bytes a runtime's lazy load gives the driver. NULL when not found.
+// The program's own fatbin where the loader mapped it (in .nv_fatbin,
+// where its registration wrapper points), read nowhere: the bytes a
+// runtime's lazy load gives the driver. NULL when not found.
 static void *embedded_image() {
   FILE *f = fopen("/proc/self/exe", "rb");
   if (!f) return nullptr;
@@ -104,9 +112,21 @@ static void *embedded_image() {
         names[strs->sh_size] = 0;
         ElfW(Addr) bias = 0;
         dl_iterate_phdr(bias_of_program, &bias);
-        for (unsigned i = 0; i < eh.e_shnum; i++)
-          if (sh[i].sh_name < strs->sh_size && !strcmp(names + sh[i].sh_name, ".nv_fatbin"))
-            found = (void *)(bias + sh[i].sh_addr);
+        // The registration wrappers (magic, version, data, prelinked):
+        // the data pointer of the version-1 one (the program's kernels;
+        // nvcc may add others), relocated by the loader, is what the
+        // runtime is handed.
+        struct wrapper {
+          unsigned magic, version;
+          void *data, *prelinked;
+        };
+        for (unsigned i = 0; i < eh.e_shnum; i++) {
+          if (sh[i].sh_name >= strs->sh_size || strcmp(names + sh[i].sh_name, ".nvFatBinSegment"))
+            continue;
+          wrapper *w = (wrapper *)(bias + sh[i].sh_addr);
+          for (size_t j = 0; j < sh[i].sh_size / sizeof(wrapper); j++)
+            if (w[j].magic == 0x466243B1u && w[j].version == 1) found = w[j].data;
+        }
       }
       free(names);
     }
@@ -137,9 +157,12 @@ static int raw(const char *fatbin_path, bool preserved) {
     printf("probe_first: driver entry points missing\n");
     return 2;
   }
+  mark("startup");
   if (cudaFree(0) != cudaSuccess) return 3;
+  mark("idle");
   populate();
   H lib = nullptr, k = nullptr;
+  mark("launch");
   long f0 = faults();
   double t0 = now_us();
   int option = 1;  // CU_LIBRARY_BINARY_IS_PRESERVED
@@ -152,7 +175,9 @@ static int raw(const char *fatbin_path, bool preserved) {
   CUresult r3 = r2 ? r2 : launch(k, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
   double t3 = now_us();
   long f3 = faults();
+  mark("sync");
   CUresult r4 = sync();
+  mark("rest");
   printf("PROBE first_raw cuLibraryLoadData %.2f\nPROBE first_raw cuLibraryGetKernel %.2f\n"
          "PROBE first_raw cuLaunchKernel %.2f\nPROBE first_raw total %.2f\n"
          "PROBE first_raw faults total %ld\n",
@@ -169,8 +194,11 @@ int main(int argc, char **argv) {
     return raw(argv[2], argc == 4 && !strcmp(argv[3], "preserved"));
   bool direct = argc == 2 && !strcmp(argv[1], "direct");
   const char *g = direct ? "first_direct" : "first";
+  mark("startup");
   if (cudaFree(0) != cudaSuccess) return 3;
+  mark("idle");
   populate();
+  mark("launch");
   long f0 = faults();
   double t0 = now_us();
   cudaFuncAttributes a;
@@ -182,10 +210,13 @@ int main(int argc, char **argv) {
   cudaError_t e2 = cudaGetLastError();
   double t2 = now_us();
   long f2 = faults();
+  mark("second_launch");
   double t2b = now_us();
   k0<<<1, 1>>>();
   double t3 = now_us();
+  mark("sync");
   cudaError_t e3 = cudaDeviceSynchronize();
+  mark("rest");
   if (!direct) printf("PROBE %s cudaFuncGetAttributes %.2f\n", g, t1 - t0);
   printf("PROBE %s launch %.2f\nPROBE %s second_launch %.2f\nPROBE %s total %.2f\n", g, t2 - t1b,
          g, t3 - t2b, g, (t1 - t0) + (t2 - t1b));

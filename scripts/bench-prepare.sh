@@ -61,7 +61,7 @@ strip --strip-debug "$bundle/lib/libcudart.so.13"
 cp -L "$lib_nt" "$bundle/lib-notrace/libcudart.so.13"
 strip --strip-debug "$bundle/lib-notrace/libcudart.so.13"
 cp "$build"/bin/bench_* "$build"/bin/libreg10k.so "$build"/bin/libreg0.so \
-  "$build"/bin/torch_first_op.py "$build"/bin/drvtrace.so "$build"/bin/probe_* \
+  "$build"/bin/torch_first_op.py "$build"/bin/drvtrace.so "$build"/bin/ioctltrace.so "$build"/bin/probe_* \
   "$build"/bin/k0.fatbin "$build"/bin/k0.cubin "$build"/bin/r99*.fatbin "$build"/bin/r99.cubin "$build"/bin/k2000.fatbin \
   "$bundle/bin/"
 strip --strip-debug "$bundle"/bin/bench_* "$bundle"/bin/probe_* "$bundle"/bin/*.so

@@ -18,8 +18,9 @@ RUNTIMES = ("nvidia", "ours", "ours-notrace")
 
 
 def parse(path):
-    """{variant: {runtime: [ {step: value}, ... ]}}, failures, notes."""
-    data, failures, notes = {}, [], []
+    """{variant: {runtime: [ {step: value}, ... ]}}, failures, notes,
+    {(variant, runtime, phase, kind): {ioctl request list: processes}}."""
+    data, failures, notes, reqs = {}, [], [], {}
     cur = None
     for line in open(path, errors="replace"):
         w = line.split()
@@ -37,6 +38,15 @@ def parse(path):
             cur = None
             continue
         if w[0] == "PROBE" and len(w) >= 4:
+            if w[1] == "sys" and len(w) >= 8:
+                # PROBE sys PHASE KIND calls N us T [reqs R:N,...]
+                phase, kind = w[2], w[3]
+                cur[f"sys {phase} {kind} calls"] = float(w[5])
+                cur[f"sys {phase} {kind} us"] = float(w[7])
+                if len(w) >= 10 and w[8] == "reqs":
+                    reqs.setdefault((key[0], key[1], phase, kind), {}).setdefault(w[9], 0)
+                    reqs[(key[0], key[1], phase, kind)][w[9]] += 1
+                continue
             if w[1] == "populate":
                 notes.append(f"{key[1]} {key[0]}: {' '.join(w[2:])}")
                 continue
@@ -46,7 +56,7 @@ def parse(path):
                 pass
         elif line.startswith("probe_first:"):
             failures.append(f"{key[1]} {key[0]}: {line.strip()}")
-    return data, failures, notes
+    return data, failures, notes, reqs
 
 
 def interval(a, b, rng, n=2000):
@@ -73,7 +83,7 @@ def main():
         del args[i : i + 2]
     if len(args) != 1:
         sys.exit(__doc__)
-    data, failures, notes = parse(args[0])
+    data, failures, notes, reqs = parse(args[0])
     rng = random.Random(8)
     out = []
     p = out.append
@@ -119,6 +129,20 @@ def main():
                 else:
                     diffs.append("")
             p(f"| {s} | " + " | ".join(cells) + " | " + " | ".join(diffs) + " |")
+    if reqs:
+        p("")
+        p("## ioctl requests per phase (`sys` variants)")
+        p("")
+        p("The request numbers (type and number, hex) with their counts in one process, as "
+          "most processes of each runtime made them (how many processes of how many).")
+        p("")
+        p("| variant | phase | runtime | requests | processes |")
+        p("|---|---|---|---|---|")
+        for (variant, rt, phase, kind), lists in sorted(reqs.items()):
+            if kind != "ioctl":
+                continue
+            top, n = max(lists.items(), key=lambda kv: kv[1])
+            p(f"| {variant} | {phase} | {rt} | `{top}` | {n} of {sum(lists.values())} |")
     p("")
     p("## Failures")
     p("")
