@@ -26,8 +26,10 @@
 #               ioctl/mmap/munmap calls per phase (cudaFree(0), the launch,
 #               ...), which private export tables do not hide
 #   rawsys      rawembp, with the same counter
+#   bindnow     direct under LD_BIND_NOW=1: every library's calls into
+#               others bound at load, none on first use
 # FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
-# rawembp sys rawsys traced rawtraced), FIRST_RUNTIMES runtimes (default:
+# rawembp sys rawsys bindnow traced rawtraced), FIRST_RUNTIMES runtimes (default:
 # nvidia ours ours-notrace; the order reverses every other round).
 # Output: "runtime R variant V" before each process's lines; read it with
 # scripts/firstlaunch-report.py.
@@ -56,6 +58,7 @@ one() {  # one RUNTIME VARIANT
     rawemb) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded ;;
     rawembp) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded preserved ;;
     sys) LD_PRELOAD=$bb/bin/ioctltrace.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
+    bindnow) LD_BIND_NOW=1 LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
     rawsys) LD_PRELOAD=$bb/bin/ioctltrace.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded preserved ;;
     traced) traced "$d" direct ;;
     rawtraced) traced "$d" raw embedded preserved ;;
@@ -83,7 +86,7 @@ traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
 for ((i = 1; i <= rounds; i++)); do
   order=${FIRST_RUNTIMES:-nvidia ours ours-notrace}
   ((i % 2)) || order=$(printf '%s\n' $order | tac | tr '\n' ' ')
-  for v in ${FIRST_VARIANTS:-direct raw rawemb rawembp sys rawsys traced rawtraced}; do
+  for v in ${FIRST_VARIANTS:-direct raw rawemb rawembp sys rawsys bindnow traced rawtraced}; do
     for rt in $order; do one "$rt" "$v"; done
   done
 done

@@ -16,6 +16,10 @@
  * per phase and kind (calls or not) to stdout:
  *   PROBE sys <phase> <ioctl|mmap|munmap> calls <n> us <total> [reqs <r:n,...>]
  * with the ioctl request numbers (low 16 bits: type and number) and counts.
+ * It also interposes `dlopen` and writes, as they happen, the flags each
+ * library is opened with ("PROBE sys dlopen <name> flags <decimal>"): a driver
+ * opened RTLD_LAZY binds its own calls into libc on first use, RTLD_NOW
+ * binds them all at once.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -71,6 +75,13 @@ void ioctltrace_mark(const char *name) {
         phase_name[phases] = name; /* string literals of the program */
         phase = phases++;
     }
+}
+
+void *dlopen(const char *name, int flags) {
+    static void *(*real)(const char *, int);
+    if (!real) real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+    if (name) printf("PROBE sys dlopen %s flags %d\n", name, flags);
+    return real(name, flags);
 }
 
 int ioctl(int fd, unsigned long req, ...) {
