@@ -47,6 +47,7 @@ one() {  # one RUNTIME VARIANT
     nvidia) d=$nv ;;
     ours) d=$bb/lib ;;
     ours-notrace) d=$bb/lib-notrace ;;
+    *) d=$bb/lib-${1#ours-} ;;  # ours-X: a variant build in the bundle's lib-X
   esac
   echo "runtime $1 variant $2"
   case $2 in

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Linker wrapper (see .cargo/config.toml). For the output libcudart*.so it
-# replaces rustc's `-Wl,--version-script=...` with cudart/libcudart.map and
-# sets the SONAME; every other link is passed to cc untouched.
+# replaces rustc's `-Wl,--version-script=...` with cudart/libcudart.map,
+# sets the SONAME and adds cudart/layout.ld (the start-up and first-launch
+# code in one place); every other link is passed to cc untouched.
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=""
 prev=""
@@ -18,7 +19,7 @@ case "$(basename -- "$out")" in
         *) args+=("$a") ;;
       esac
     done
-    exec "${CC:-cc}" "${args[@]}" -Wl,-soname,libcudart.so.13
+    exec "${CC:-cc}" "${args[@]}" -Wl,-soname,libcudart.so.13 -Wl,-T,"$here/cudart/layout.ld"
     ;;
   *) exec "${CC:-cc}" "$@" ;;
 esac

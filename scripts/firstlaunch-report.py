@@ -14,6 +14,7 @@ import random
 import statistics
 import sys
 
+# NVIDIA's first, then ours, then ours' variant builds as they come.
 RUNTIMES = ("nvidia", "ours", "ours-notrace")
 
 
@@ -96,22 +97,25 @@ def main():
     p("")
     p("Times in microseconds, medians over the processes (one sample each); *ours - NVIDIA*: "
       "the difference of the medians with its 95 % bootstrap interval. `ours-notrace`: our "
-      "library built without the lifecycle trace.")
+      "library built without the lifecycle trace; `ours-X`: another build of ours (the run's notes "
+      "say what it changes).")
     for variant, by_rt in data.items():
         p("")
         p(f"## {variant}")
         p("")
+        present = [rt for rt in RUNTIMES if by_rt.get(rt)]
+        present += [rt for rt in by_rt if rt not in present]
         steps = []
-        for rt in RUNTIMES:
-            for proc in by_rt.get(rt, []):
+        for rt in present:
+            for proc in by_rt[rt]:
                 for s in proc:
                     if s not in steps:
                         steps.append(s)
-        present = [rt for rt in RUNTIMES if by_rt.get(rt)]
+        others = [rt for rt in present if rt != "nvidia"]
         head = "| step | " + " | ".join(f"{rt} (n)" for rt in present)
-        head += " | ours - NVIDIA | ours-notrace - NVIDIA |"
+        head += "".join(f" | {rt} - NVIDIA" for rt in others) + " |"
         p(head)
-        p("|---" * (len(present) + 3) + "|")
+        p("|---" * (len(present) + len(others) + 1) + "|")
         for s in steps:
             cells = []
             vals = {}
@@ -120,7 +124,7 @@ def main():
                 vals[rt] = v
                 cells.append(f"{fmt(statistics.median(v))} ({len(v)})" if v else "")
             diffs = []
-            for rt in ("ours", "ours-notrace"):
+            for rt in others:
                 a, b = vals.get("nvidia"), vals.get(rt)
                 if a and b and len(a) > 1 and len(b) > 1:
                     lo, hi = interval(a, b, rng)

@@ -98,3 +98,92 @@ fn soname_and_symlinks() {
         dir.display()
     );
 }
+
+/// (start, end) of the named section of the built library.
+fn section_range(name: &str) -> Option<(u64, u64)> {
+    let lib = our_lib_dir().join("libcudart.so.13");
+    let out = run_ok(Command::new("readelf").args(["-SW"]).arg(&lib));
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().find_map(|line| {
+        // [Nr] Name Type Address Off Size ...
+        let l = line.split_once(']')?.1;
+        let cols: Vec<&str> = l.split_whitespace().collect();
+        if cols.len() < 5 || cols[0] != name {
+            return None;
+        }
+        let addr = u64::from_str_radix(cols[2], 16).ok()?;
+        let size = u64::from_str_radix(cols[4], 16).ok()?;
+        Some((addr, addr + size))
+    })
+}
+
+/// The address of every function (dynamic and, when the library keeps
+/// them, static symbols) named `name`, or `name` with a Rust hash suffix
+/// (`17h...E`); `name` ending in `*`: every name starting with the rest.
+fn symbol_addresses(name: &str) -> Vec<(String, u64)> {
+    let lib = our_lib_dir().join("libcudart.so.13");
+    let out = run_ok(Command::new("readelf").args(["-sW"]).arg(&lib));
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            if cols.len() < 8 || cols[3] != "FUNC" || cols[6] == "UND" {
+                return None;
+            }
+            let sym = cols[7].split('@').next()?;
+            let hit = match name.strip_suffix('*') {
+                Some(prefix) => sym.starts_with(prefix),
+                None => sym == name || sym.strip_prefix(name).is_some_and(|r| r.starts_with("17h")),
+            };
+            hit.then(|| Some((sym.to_string(), u64::from_str_radix(cols[1], 16).ok()?)))?
+        })
+        .collect()
+}
+
+/// cudart/layout.ld puts what a program runs from its load through its
+/// first launch in one output section (fewer pages touched for the first
+/// time: docs/first-launch.md, finding 10). The launch path's exports and
+/// room functions must be there; a rename that drops one out of the
+/// layout's patterns fails here.
+#[test]
+fn first_launch_code_is_together() {
+    let (lo, hi) = section_range(".text.cudart_first")
+        .expect("no .text.cudart_first section: is cudart/layout.ld passed to the linker?");
+    assert!(
+        hi - lo < 128 * 1024,
+        "the first-launch section grew to {} bytes",
+        hi - lo
+    );
+    let mut wanted = vec![
+        "__cudaPushCallConfiguration",
+        "__cudaPopCallConfiguration",
+        "__cudaGetKernel",
+        "__cudaLaunchKernel",
+        "cudaLaunchKernel",
+        "cudaFree",
+        "__cudaRegisterFatBinary",
+        "__cudaRegisterFunction",
+    ];
+    // Room functions, where the library keeps its symbol table.
+    let internal = [
+        "_ZN6cudart6launch19get_kernel_for_stub",
+        "_ZN6cudart8registry15kernel_for_stub",
+        "_ZN6cudart8registry6Kernel6handle",
+        "_ZN6cudart8registry6Fatbin7library",
+        "_ZN6cudart6driver4load",
+        "_ZN6cudart7context12bind_primary",
+    ];
+    if !symbol_addresses("_ZN6cudart*").is_empty() {
+        wanted.extend(internal);
+    }
+    for name in wanted {
+        let found = symbol_addresses(name);
+        assert!(!found.is_empty(), "{name}: no such function in the library");
+        for (full, addr) in found {
+            assert!(
+                (lo..hi).contains(&addr),
+                "{full} at {addr:#x} is outside .text.cudart_first ({lo:#x}..{hi:#x})"
+            );
+        }
+    }
+}
