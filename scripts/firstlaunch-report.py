@@ -10,9 +10,9 @@ processes, 2,000 resamples, fixed seed): an interval that holds 0 is no
 difference this many processes can show. Page faults: medians.
 Processes that exited non-zero are counted and left out.
 """
+import argparse
 import random
 import statistics
-import sys
 
 # NVIDIA's first, then ours, then ours' variant builds as they come.
 RUNTIMES = ("nvidia", "ours", "ours-notrace")
@@ -76,15 +76,14 @@ def fmt(x):
 
 
 def main():
-    args = sys.argv[1:]
-    meta = None
-    if "--meta" in args:
-        i = args.index("--meta")
-        meta = args[i + 1]
-        del args[i : i + 2]
-    if len(args) != 1:
-        sys.exit(__doc__)
-    data, failures, notes, reqs = parse(args[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("output", help="the part's output file")
+    ap.add_argument("--meta", help='"date, commit, machine" for the header')
+    args = ap.parse_args()
+    meta = args.meta
+    data, failures, notes, reqs = parse(args.output)
     rng = random.Random(8)
     out = []
     p = out.append

@@ -9,8 +9,8 @@ over the processes of each step, in microseconds, and how many processes
 gave it. Steps are listed in the order the probes run them. Failures
 (a step that returned an error) are listed, never hidden.
 """
+import argparse
 import statistics
-import sys
 
 START = {"cuInit", "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent"}
 # Paths that time one step many times in a process (one sample per
@@ -61,15 +61,14 @@ def parse(path):
 
 
 def main():
-    args = sys.argv[1:]
-    meta = None
-    if "--meta" in args:
-        i = args.index("--meta")
-        meta = args[i + 1]
-        del args[i : i + 2]
-    if len(args) != 1:
-        sys.exit(__doc__)
-    groups, failures, notes = parse(args[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("output", help="the part's output file")
+    ap.add_argument("--meta", help='"date, commit, machine" for the header')
+    args = ap.parse_args()
+    meta = args.meta
+    groups, failures, notes = parse(args.output)
     out = []
     p = out.append
     p("# Where the first launch of a kernel goes (H200)")
