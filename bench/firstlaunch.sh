@@ -41,36 +41,18 @@ bb=$(cd "$1" && pwd) || exit 2
 nv=$2
 rounds=${3:-20}
 cd "$bb/bin" || exit 2
-one() {  # one RUNTIME VARIANT
-  local d
-  case $1 in
-    nvidia) d=$nv ;;
-    ours) d=$bb/lib ;;
-    ours-notrace) d=$bb/lib-notrace ;;
-    *) d=$bb/lib-${1#ours-} ;;  # ours-X: a variant build in the bundle's lib-X
-  esac
-  echo "runtime $1 variant $2"
-  case $2 in
-    direct) LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
-    split) LD_LIBRARY_PATH=$d timeout 20 ./probe_first ;;
-    populated) PROBE_POPULATE=libcudart LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
-    drvpop) PROBE_POPULATE=libcuda.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
-    raw) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw k0.fatbin ;;
-    rawemb) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded ;;
-    rawembp) LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded preserved ;;
-    sys) LD_PRELOAD=$bb/bin/ioctltrace.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
-    bindnow) LD_BIND_NOW=1 LD_LIBRARY_PATH=$d timeout 20 ./probe_first direct ;;
-    rawsys) LD_PRELOAD=$bb/bin/ioctltrace.so LD_LIBRARY_PATH=$d timeout 20 ./probe_first raw embedded preserved ;;
-    traced) traced "$d" direct ;;
-    rawtraced) traced "$d" raw embedded preserved ;;
-  esac
-  echo "exit $?"
+probe() {  # probe LIBDIR [NAME=VALUE...] ARGS...: probe_first on that runtime
+  local d=$1
+  shift
+  local -a vars=()
+  while [[ ${1:-} == *=* ]]; do vars+=("$1"); shift; done
+  env "${vars[@]}" LD_LIBRARY_PATH="$d" timeout 20 ./probe_first "$@"
 }
 traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
   local d=$1 t rc
   shift
   t=$(mktemp)
-  LD_PRELOAD=$bb/bin/drvtrace.so DRVTRACE_FILE=$t LD_LIBRARY_PATH=$d timeout 20 ./probe_first "$@"
+  probe "$d" LD_PRELOAD="$bb/bin/drvtrace.so" DRVTRACE_FILE="$t" "$@"
   rc=$?
   # drvtrace lines: START_NS NAME RESULT TOOK_NS
   awk '$2 == "cuLibraryLoadData" && !s { s = $1 }
@@ -83,6 +65,31 @@ traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
        }' "$t"
   rm -f "$t"
   return $rc
+}
+one() {  # one RUNTIME VARIANT
+  local d bare=(raw embedded preserved) sys=LD_PRELOAD=$bb/bin/ioctltrace.so
+  case $1 in
+    nvidia) d=$nv ;;
+    ours) d=$bb/lib ;;
+    ours-notrace) d=$bb/lib-notrace ;;
+    *) d=$bb/lib-${1#ours-} ;;  # ours-X: a variant build in the bundle's lib-X
+  esac
+  echo "runtime $1 variant $2"
+  case $2 in
+    direct) probe "$d" direct ;;
+    split) probe "$d" ;;
+    populated) probe "$d" PROBE_POPULATE=libcudart direct ;;
+    drvpop) probe "$d" PROBE_POPULATE=libcuda.so direct ;;
+    raw) probe "$d" raw k0.fatbin ;;
+    rawemb) probe "$d" raw embedded ;;
+    rawembp) probe "$d" "${bare[@]}" ;;
+    sys) probe "$d" "$sys" direct ;;
+    rawsys) probe "$d" "$sys" "${bare[@]}" ;;
+    bindnow) probe "$d" LD_BIND_NOW=1 direct ;;
+    traced) traced "$d" direct ;;
+    rawtraced) traced "$d" "${bare[@]}" ;;
+  esac
+  echo "exit $?"
 }
 for ((i = 1; i <= rounds; i++)); do
   order=${FIRST_RUNTIMES:-nvidia ours ours-notrace}

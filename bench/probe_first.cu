@@ -88,6 +88,18 @@ static void mark(const char *phase) {
   if (f) f(phase);
 }
 
+// The runtime's start-up (cudaFree(0)), then what comes before a timed
+// first launch: the pages named in PROBE_POPULATE mapped in, the phases
+// marked. False when cudaFree(0) failed.
+static bool start_up() {
+  mark("startup");
+  if (cudaFree(0) != cudaSuccess) return false;
+  mark("idle");
+  populate();
+  mark("launch");
+  return true;
+}
+
 static int bias_of_program(struct dl_phdr_info *info, size_t, void *out) {
   *(ElfW(Addr) *)out = info->dlpi_addr;  // the first object is the program
   return 1;
@@ -157,16 +169,12 @@ static int raw(const char *fatbin_path, bool preserved) {
     printf("probe_first: driver entry points missing\n");
     return 2;
   }
-  mark("startup");
-  if (cudaFree(0) != cudaSuccess) return 3;
-  mark("idle");
-  populate();
   H lib = nullptr, k = nullptr;
-  mark("launch");
-  long f0 = faults();
-  double t0 = now_us();
   int option = 1;  // CU_LIBRARY_BINARY_IS_PRESERVED
   void *value = (void *)1;
+  if (!start_up()) return 3;
+  long f0 = faults();
+  double t0 = now_us();
   CUresult r1 = preserved ? load(&lib, image, nullptr, nullptr, 0, &option, &value, 1)
                           : load(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
   double t1 = now_us();
@@ -194,11 +202,7 @@ int main(int argc, char **argv) {
     return raw(argv[2], argc == 4 && !strcmp(argv[3], "preserved"));
   bool direct = argc == 2 && !strcmp(argv[1], "direct");
   const char *g = direct ? "first_direct" : "first";
-  mark("startup");
-  if (cudaFree(0) != cudaSuccess) return 3;
-  mark("idle");
-  populate();
-  mark("launch");
+  if (!start_up()) return 3;
   long f0 = faults();
   double t0 = now_us();
   cudaFuncAttributes a;

@@ -117,10 +117,9 @@ fn section_range(name: &str) -> Option<(u64, u64)> {
     })
 }
 
-/// The address of every function (dynamic and, when the library keeps
-/// them, static symbols) named `name`, or `name` with a Rust hash suffix
-/// (`17h...E`); `name` ending in `*`: every name starting with the rest.
-fn symbol_addresses(name: &str) -> Vec<(String, u64)> {
+/// Every defined function of the built library, dynamic and (when the
+/// library keeps them) static symbols, with its address.
+fn functions() -> Vec<(String, u64)> {
     let lib = our_lib_dir().join("libcudart.so.13");
     let out = run_ok(Command::new("readelf").args(["-sW"]).arg(&lib));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -131,13 +130,18 @@ fn symbol_addresses(name: &str) -> Vec<(String, u64)> {
                 return None;
             }
             let sym = cols[7].split('@').next()?;
-            let hit = match name.strip_suffix('*') {
-                Some(prefix) => sym.starts_with(prefix),
-                None => sym == name || sym.strip_prefix(name).is_some_and(|r| r.starts_with("17h")),
-            };
-            hit.then(|| Some((sym.to_string(), u64::from_str_radix(cols[1], 16).ok()?)))?
+            Some((sym.to_string(), u64::from_str_radix(cols[1], 16).ok()?))
         })
         .collect()
+}
+
+/// Whether `sym` is `name`, or `name` with a Rust hash suffix (`17h...E`);
+/// `name` ending in `*`: whether `sym` starts with the rest.
+fn names(sym: &str, name: &str) -> bool {
+    match name.strip_suffix('*') {
+        Some(prefix) => sym.starts_with(prefix),
+        None => sym == name || sym.strip_prefix(name).is_some_and(|r| r.starts_with("17h")),
+    }
 }
 
 /// cudart/layout.ld puts what a program runs from its load through its
@@ -173,15 +177,19 @@ fn first_launch_code_is_together() {
         "_ZN6cudart6driver4load",
         "_ZN6cudart7context12bind_primary",
     ];
-    if !symbol_addresses("_ZN6cudart*").is_empty() {
+    let functions = functions();
+    if functions.iter().any(|(sym, _)| names(sym, "_ZN6cudart*")) {
         wanted.extend(internal);
     }
     for name in wanted {
-        let found = symbol_addresses(name);
+        let found: Vec<_> = functions
+            .iter()
+            .filter(|(sym, _)| names(sym, name))
+            .collect();
         assert!(!found.is_empty(), "{name}: no such function in the library");
         for (full, addr) in found {
             assert!(
-                (lo..hi).contains(&addr),
+                (lo..hi).contains(addr),
                 "{full} at {addr:#x} is outside .text.cudart_first ({lo:#x}..{hi:#x})"
             );
         }
