@@ -28,9 +28,13 @@
 #   rawsys      rawembp, with the same counter
 #   bindnow     direct under LD_BIND_NOW=1: every library's calls into
 #               others bound at load, none on first use
+#   pages       direct with PROBE_PAGES=1: the pages that became present
+#               during the launch, per mapping (where its page faults are)
+#   rawpages    rawembp with PROBE_PAGES=1
 # FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
 # rawembp sys rawsys bindnow traced rawtraced), FIRST_RUNTIMES runtimes (default:
-# nvidia ours ours-notrace; the order reverses every other round).
+# nvidia ours ours-notrace; the order reverses every other round; a runtime
+# written RUNTIME+NAME=VALUE runs with NAME=VALUE in its environment).
 # Output: "runtime R variant V" before each process's lines; read it with
 # scripts/firstlaunch-report.py.
 #
@@ -41,12 +45,13 @@ bb=$(cd "$1" && pwd) || exit 2
 nv=$2
 rounds=${3:-20}
 cd "$bb/bin" || exit 2
+rt_env=()  # what one() adds to the probe's environment for its runtime
 probe() {  # probe LIBDIR [NAME=VALUE...] ARGS...: probe_first on that runtime
   local d=$1
   shift
   local -a vars=()
   while [[ ${1:-} == *=* ]]; do vars+=("$1"); shift; done
-  env "${vars[@]}" LD_LIBRARY_PATH="$d" timeout 20 ./probe_first "$@"
+  env "${rt_env[@]}" "${vars[@]}" LD_LIBRARY_PATH="$d" timeout 20 ./probe_first "$@"
 }
 traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
   local d=$1 t rc
@@ -67,13 +72,17 @@ traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
   return $rc
 }
 one() {  # one RUNTIME VARIANT
-  local d bare=(raw embedded preserved) sys=LD_PRELOAD=$bb/bin/ioctltrace.so
-  case $1 in
+  local d bare=(raw embedded preserved) sys=LD_PRELOAD=$bb/bin/ioctltrace.so rt=${1%%+*}
+  local syms="cuInit cuDriverGetVersion cuDeviceGetCount cuCtxGetCurrent cuCtxSetCurrent cuDevicePrimaryCtxRetain cuLibraryLoadData cuLibraryGetKernel cuLaunchKernel cuCtxSynchronize"
+  case $rt in
     nvidia) d=$nv ;;
     ours) d=$bb/lib ;;
     ours-notrace) d=$bb/lib-notrace ;;
-    *) d=$bb/lib-${1#ours-} ;;  # ours-X: a variant build in the bundle's lib-X
+    *) d=$bb/lib-${rt#ours-} ;;  # ours-X: a variant build in the bundle's lib-X
   esac
+  # RUNTIME+NAME=VALUE: that runtime with NAME=VALUE in its environment
+  rt_env=()
+  [[ $1 == *+* ]] && rt_env=("${1#*+}")
   echo "runtime $1 variant $2"
   case $2 in
     direct) probe "$d" direct ;;
@@ -86,6 +95,8 @@ one() {  # one RUNTIME VARIANT
     sys) probe "$d" "$sys" direct ;;
     rawsys) probe "$d" "$sys" "${bare[@]}" ;;
     bindnow) probe "$d" LD_BIND_NOW=1 direct ;;
+    pages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" direct ;;
+    rawpages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" "${bare[@]}" ;;
     traced) traced "$d" direct ;;
     rawtraced) traced "$d" "${bare[@]}" ;;
   esac

@@ -28,6 +28,17 @@
 // faults <step> <n>"). With bench/ioctltrace.so preloaded, the phases are
 // marked for it: startup (cudaFree(0)), idle, launch, second_launch, sync,
 // rest.
+// PROBE_PAGES=1 (environment): the pages that became present during the
+// timed steps (cudaFuncGetAttributes and the launch, or the driver calls),
+// per mapping (bench/pages.h: "PROBE <group> pages <mapping> <n>"): where
+// the first launch's page faults are, under each runtime. PROBE_PAGES=2
+// also lists every page present after the start-up ("PROBE
+// startup_present pages_runs ...", printed before the clock starts). With
+// PROBE_SYMS="cuA cuB ..." also where those driver entry points lie
+// ("PROBE <group> sym <name> dlsym <mapping>+<page> proc <mapping>+<page>",
+// the address dlsym gives and the one cuGetProcAddress_v2 gives for CUDA
+// 13.0, as pages into the mapping, hex): are the pages the first launch
+// faults in the entry points a runtime calls?
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +48,7 @@
 #include <link.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include "pages.h"
 #include "probe.h"
 
 #ifndef MADV_POPULATE_READ
@@ -98,6 +110,65 @@ static bool start_up() {
   populate();
   mark("launch");
   return true;
+}
+
+// The page snapshots of PROBE_PAGES, their buffers mapped before the
+// first; none when the variable is unset.
+static struct pages_snap pages_before, pages_after;
+static bool pages_on() {
+  static const bool on = getenv("PROBE_PAGES") && (*getenv("PROBE_PAGES") == '1' || *getenv("PROBE_PAGES") == '2');
+  return on;
+}
+static long faults();
+static void pages_start() {
+  if (!pages_on()) return;
+  // What the probe itself calls first between the snapshots, called once
+  // before them (a page of libc first run there is no launch's fault).
+  (void)faults();
+  (void)now_us();
+  pages_init(&pages_before);
+  pages_init(&pages_after);
+  pages_take(&pages_before);
+  if (*getenv("PROBE_PAGES") == '2') {
+    // Every page present after the start-up, as runs per mapping.
+    static struct pages_snap none;
+    none.ok = 1;
+    pages_report(&none, &pages_before, "startup_present");
+  }
+}
+static void where(const char *what, void *p) {
+  for (long i = 0; i < pages_after.nmaps; i++) {
+    const pages_map &m = pages_after.maps[i];
+    if ((uint64_t)p >= m.lo && (uint64_t)p < m.hi) {
+      printf(" %s %s+%lx", what, m.name, (unsigned long)(((uint64_t)p - m.lo) >> 12));
+      return;
+    }
+  }
+  printf(" %s none", what);
+}
+static void syms_report(const char *group) {
+  const char *names = getenv("PROBE_SYMS");
+  void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!names || !drv) return;
+  auto gpa = (CUresult(*)(const char *, void **, int, unsigned long long, int *))dlsym(
+      drv, "cuGetProcAddress_v2");
+  char list[1024];
+  snprintf(list, sizeof list, "%s", names);
+  for (char *t = strtok(list, " ,"); t; t = strtok(nullptr, " ,")) {
+    void *p = nullptr;
+    int status = 0;
+    if (gpa) gpa(t, &p, 13000, 0, &status);
+    printf("PROBE %s sym %s", group, t);
+    where("dlsym", dlsym(drv, t));
+    where("proc", p);
+    printf("\n");
+  }
+}
+static void pages_end(const char *group) {
+  if (!pages_on()) return;
+  pages_take(&pages_after);
+  pages_report(&pages_before, &pages_after, group);
+  syms_report(group);
 }
 
 static int bias_of_program(struct dl_phdr_info *info, size_t, void *out) {
@@ -173,6 +244,7 @@ static int raw(const char *fatbin_path, bool preserved) {
   int option = 1;  // CU_LIBRARY_BINARY_IS_PRESERVED
   void *value = (void *)1;
   if (!start_up()) return 3;
+  pages_start();
   long f0 = faults();
   double t0 = now_us();
   CUresult r1 = preserved ? load(&lib, image, nullptr, nullptr, 0, &option, &value, 1)
@@ -183,6 +255,7 @@ static int raw(const char *fatbin_path, bool preserved) {
   CUresult r3 = r2 ? r2 : launch(k, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
   double t3 = now_us();
   long f3 = faults();
+  pages_end("first_raw");
   mark("sync");
   CUresult r4 = sync();
   mark("rest");
@@ -203,6 +276,7 @@ int main(int argc, char **argv) {
   bool direct = argc == 2 && !strcmp(argv[1], "direct");
   const char *g = direct ? "first_direct" : "first";
   if (!start_up()) return 3;
+  pages_start();
   long f0 = faults();
   double t0 = now_us();
   cudaFuncAttributes a;
@@ -214,6 +288,7 @@ int main(int argc, char **argv) {
   cudaError_t e2 = cudaGetLastError();
   double t2 = now_us();
   long f2 = faults();
+  pages_end(g);
   mark("second_launch");
   double t2b = now_us();
   k0<<<1, 1>>>();

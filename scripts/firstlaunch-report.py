@@ -20,8 +20,9 @@ RUNTIMES = ("nvidia", "ours", "ours-notrace")
 
 def parse(path):
     """{variant: {runtime: [ {step: value}, ... ]}}, failures, notes,
-    {(variant, runtime, phase, kind): {ioctl request list: processes}}."""
-    data, failures, notes, reqs = {}, [], [], {}
+    {(variant, runtime, phase, kind): {ioctl request list: processes}},
+    {(variant, runtime, mapping, page offset): processes}."""
+    data, failures, notes, reqs, pages_runs = {}, [], [], {}, {}
     cur = None
     for line in open(path, errors="replace"):
         w = line.split()
@@ -48,6 +49,16 @@ def parse(path):
                     reqs.setdefault((key[0], key[1], phase, kind), {}).setdefault(w[9], 0)
                     reqs[(key[0], key[1], phase, kind)][w[9]] += 1
                 continue
+            if w[2] == "pages_runs" and len(w) >= 4:
+                # PROBE GROUP pages_runs MAPPING START+LEN...: per runtime,
+                # how many processes faulted in each run of pages
+                for off in w[4:]:
+                    k = (key[0], key[1], w[3], off)
+                    pages_runs[k] = pages_runs.get(k, 0) + 1
+                continue
+            if w[2] == "sym":
+                notes.append(f"{key[1]} {key[0]}: {' '.join(w[3:])}")
+                continue
             if w[1] == "populate":
                 notes.append(f"{key[1]} {key[0]}: {' '.join(w[2:])}")
                 continue
@@ -57,7 +68,7 @@ def parse(path):
                 pass
         elif line.startswith("probe_first:"):
             failures.append(f"{key[1]} {key[0]}: {line.strip()}")
-    return data, failures, notes, reqs
+    return data, failures, notes, reqs, pages_runs
 
 
 def interval(a, b, rng, n=2000):
@@ -83,7 +94,7 @@ def main():
     ap.add_argument("--meta", help='"date, commit, machine" for the header')
     args = ap.parse_args()
     meta = args.meta
-    data, failures, notes, reqs = parse(args.output)
+    data, failures, notes, reqs, pages_runs = parse(args.output)
     rng = random.Random(8)
     out = []
     p = out.append
@@ -119,7 +130,11 @@ def main():
             cells = []
             vals = {}
             for rt in present:
-                v = [proc[s] for proc in by_rt[rt] if s in proc]
+                if s.split()[0] in ("pages", "pages_gone"):
+                    # No line: no page of that mapping changed in that process.
+                    v = [proc.get(s, 0.0) for proc in by_rt[rt]]
+                else:
+                    v = [proc[s] for proc in by_rt[rt] if s in proc]
                 vals[rt] = v
                 cells.append(f"{fmt(statistics.median(v))} ({len(v)})" if v else "")
             diffs = []
@@ -146,6 +161,24 @@ def main():
                 continue
             top, n = max(lists.items(), key=lambda kv: kv[1])
             p(f"| {variant} | {phase} | {rt} | `{top}` | {n} of {sum(lists.values())} |")
+    if pages_runs:
+        p("")
+        p("## Pages that became present (`pages` variants)")
+        p("")
+        p("Per mapping, the runs of pages that became present in the timed steps (`start+length`, "
+          "hex offsets in pages from the mapping's start; one page fault maps up to 16 pages "
+          "around it), those in at least half of a runtime's processes.")
+        p("")
+        p("| variant | runtime | mapping | pages (processes) |")
+        p("|---|---|---|---|")
+        groups = {}
+        for (variant, rt, mapping, off), n in pages_runs.items():
+            groups.setdefault((variant, rt, mapping), []).append((off, n))
+        for (variant, rt, mapping), offs in sorted(groups.items()):
+            procs = len(data.get(variant, {}).get(rt, [])) or 1
+            common = [f"{o} ({n})" for o, n in sorted(offs, key=lambda x: -x[1]) if 2 * n >= procs]
+            if common:
+                p(f"| {variant} | {rt} | `{mapping}` | {', '.join(common[:16])} |")
     p("")
     p("## Failures")
     p("")

@@ -21,6 +21,10 @@
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
 #            rel_dlopen_fire for 20 s
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
+#   driverpages bench/probe_startup and bench/probe_warm under each runtime,
+#            3 processes each: the driver code pages a start-up maps, and
+#            which public calls map those a first load needs (OUT rest:
+#            driverpages.out)
 #   loadprobe bench/probe_load (the driver's public loading paths, 10 paths x
 #            5 processes, and the first launch of 100 kernels 4 ways) and bench/probe_first under each runtime (5
 #            processes each): where the first launch of a kernel goes
@@ -41,7 +45,7 @@ gb=$(cd "$1" && pwd) || exit 2
 bb=$2
 [[ -d $bb ]] && bb=$(cd "$bb" && pwd)
 mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
-parts=${PARTS:-samples torch timport diag harness stress bench drvtrace loadprobe firstlaunch}
+parts=${PARTS:-samples torch timport diag harness stress bench drvtrace loadprobe firstlaunch driverpages}
 rest=$(mktemp -d "${TMPDIR:-/tmp}/gpu-all.XXXXXX")
 log=$out/all.log
 : >"$log"
@@ -75,7 +79,7 @@ torch_rounds=${TORCH_ROUNDS:-3}
 part torch $((torch_rounds * 70 + 90)) bash "$gb/pytorch/run.sh" "$gb/lib" "$rest/torch" "$torch_rounds"
 
 # Where `import torch` spends its time under each runtime and launcher part.
-part timport 100 bash "$gb/pytorch/import-probe.sh" "$gb/lib" "$rest/timport" 5
+part timport 160 bash "$gb/pytorch/import-probe.sh" "$gb/lib" "$rest/timport" 5
 
 part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/diag.json"
 
@@ -112,6 +116,23 @@ if [[ -d $bb && -e $bb/bin/drvtrace.so ]]; then
       fi
     done; done
     for rt in nvidia ours; do echo \"--- \$rt, process 5\"; tail -n 20 '$rest/drvtrace/'\$rt.5.txt; cat '$rest/drvtrace/'\$rt.5.out; done"
+fi
+
+# Which of the driver's code each runtime's start-up maps (probe_startup: a
+# program with no kernels; probe_warm: public calls a runtime could make at
+# start-up, each with the driver pages it maps, then the first load and
+# launch with the pages still faulted in).
+if [[ -d $bb && -e $bb/bin/probe_warm ]]; then
+  part driverpages 90 bash -c "
+    cd '$bb/bin' &&
+    for i in 1 2 3; do for rt in nvidia ours; do
+      d='$nv_lib'; [[ \$rt == ours ]] && d='$bb/lib'
+      echo \"runtime \$rt probe_startup\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_startup | grep -E 'libcuda\\.so|cudaFree0'
+      echo \"runtime \$rt probe_warm\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_warm
+    done; done
+    for only in cuModuleGetLoadingMode cuDeviceGetAttribute.all objects invalid; do
+      echo \"runtime ours probe_warm \$only\"; LD_LIBRARY_PATH='$bb/lib' timeout 20 ./probe_warm \$only
+    done"
 fi
 
 if [[ -d $bb && -e $bb/bin/probe_load ]]; then
