@@ -6,7 +6,8 @@
  * those 64 KiB runs are what the first cuLibraryLoadData + cuLaunchKernel
  * then faults in under ours. Its start-up calls go through private tables;
  * this probe looks for public calls a runtime could make at start-up for
- * its own reasons (the loading mode, device and context properties) that
+ * its own reasons (its whole table of entry points, the loading mode,
+ * device and context properties) that
  * run the same code: after the runtime's cudaFree(0) (whichever
  * libcudart.so.13 LD_LIBRARY_PATH names), each call in turn, the pages of
  * the driver's code it mapped in (bench/pages.h); then the first load and
@@ -18,7 +19,9 @@
  *
  * "PROBE warm <call> rc <n> pages <n> runs <start+len...>" per call,
  * "PROBE warm first_launch us <t> faults <n> pages <n> runs ..." last. */
+#define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +49,52 @@ static long faults(void) {
 }
 
 static struct pages_snap before, after;
+
+/* Asks cuGetProcAddress_v2 for every function the driver exports (by
+ * base name: a "_v2"-style suffix dropped), as a runtime that resolves
+ * its whole table at start-up does; returns how many were found, -1 when
+ * the driver's file cannot be read. */
+static long resolve_all(void *drv) {
+    Dl_info info;
+    void *any = dlsym(drv, "cuInit");
+    if (!any || !dladdr(any, &info) || !info.dli_fname) return -1;
+    FILE *f = fopen(info.dli_fname, "rb");
+    if (!f) return -1;
+    long found = 0;
+    Elf64_Ehdr eh;
+    Elf64_Shdr *sh = NULL;
+    char *strs = NULL;
+    Elf64_Sym *syms = NULL;
+    if (fread(&eh, sizeof eh, 1, f) != 1 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum) goto out;
+    sh = calloc(eh.e_shnum, sizeof *sh);
+    if (!sh || fseek(f, (long)eh.e_shoff, SEEK_SET) || fread(sh, sizeof *sh, eh.e_shnum, f) != eh.e_shnum) goto out;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_link >= eh.e_shnum) continue;
+        Elf64_Shdr *st = &sh[sh[i].sh_link];
+        strs = malloc(st->sh_size + 1);
+        syms = malloc(sh[i].sh_size);
+        if (!strs || !syms || fseek(f, (long)st->sh_offset, SEEK_SET) || fread(strs, 1, st->sh_size, f) != st->sh_size ||
+            fseek(f, (long)sh[i].sh_offset, SEEK_SET) || fread(syms, 1, sh[i].sh_size, f) != sh[i].sh_size)
+            goto out;
+        strs[st->sh_size] = 0;
+        for (size_t j = 0; j < sh[i].sh_size / sizeof *syms; j++) {
+            if (syms[j].st_name >= st->sh_size || ELF64_ST_TYPE(syms[j].st_info) != STT_FUNC) continue;
+            char name[256];
+            snprintf(name, sizeof name, "%s", strs + syms[j].st_name);
+            if (strncmp(name, "cu", 2)) continue;
+            char *v = strstr(name, "_v");
+            if (v && v[2] >= '0' && v[2] <= '9') *v = 0;
+            found += fn(name) != NULL;
+        }
+        break;
+    }
+out:
+    free(sh);
+    free(strs);
+    free(syms);
+    fclose(f);
+    return found;
+}
 
 /* Prints the driver-code pages that became present since `before`. */
 static void driver_pages(const char *what, long rc, const char *extra) {
@@ -101,6 +150,14 @@ int main(int argc, char **argv) {
         driver_pages(label, rc, "");                                  \
         ndone++;                                                      \
     } while (0)
+    {
+        int want = argc < 2;
+        for (int a = 1; a < argc; a++) want |= !strcmp(argv[a], "cuGetProcAddress.all");
+        if (want) {
+            driver_pages("cuGetProcAddress.all", resolve_all(drv), " (entry points found)");
+            ndone++;
+        }
+    }
     CALL("cuModuleGetLoadingMode", "cuModuleGetLoadingMode", (int *), &i1);
     CALL("cuDriverGetVersion", "cuDriverGetVersion", (int *), &i1);
     CALL("cuCtxGetDevice", "cuCtxGetDevice", (int *, void *), &i1, NULL);

@@ -130,7 +130,7 @@ if [[ -d $bb && -e $bb/bin/probe_warm ]]; then
       echo \"runtime \$rt probe_startup\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_startup | grep -E 'libcuda\\.so|cudaFree0'
       echo \"runtime \$rt probe_warm\"; LD_LIBRARY_PATH=\$d timeout 20 ./probe_warm
     done; done
-    for only in cuModuleGetLoadingMode cuDeviceGetAttribute.all objects invalid; do
+    for only in cuGetProcAddress.all cuModuleGetLoadingMode cuDeviceGetAttribute.all objects invalid; do
       echo \"runtime ours probe_warm \$only\"; LD_LIBRARY_PATH='$bb/lib' timeout 20 ./probe_warm \$only
     done"
 fi
