@@ -2,7 +2,8 @@
 //! with the pinned toolchain, run on our runtime over the TEST DOUBLE
 //! driver, so that what the GPU runs (`scripts/gpu-all.sh`, parts
 //! `firstlaunch` and `driverpages`) is known to build, run and print what
-//! its reports read; and `scripts/firstlaunch-report.py` on a checked-in
+//! its reports read (`bench/firstlaunch.sh`, the `driverpages` part, both
+//! report scripts); and `scripts/firstlaunch-report.py` on a checked-in
 //! GPU output (`docs/traces/firstlaunch-2026-12-03-1808.out`), whose page
 //! table finding 11 of docs/first-launch.md quotes.
 //!
@@ -373,4 +374,51 @@ int main(void) {
     assert_eq!(runs[1].0, runs[0].0 + 2, "{out}");
     assert!(out.contains("PROBE unmap pages_gone anon 1"), "{out}");
     assert!(!out.contains("PROBE unmap pages anon"), "{out}");
+}
+
+/// gpu-all.sh's `driverpages` part over the bundle (the double standing in
+/// for NVIDIA's runtime too), its output through
+/// `scripts/driverpages-report.py`.
+#[test]
+fn driverpages_part_and_report() {
+    let b = built();
+    let out = b.bundle.join("driverpages-out");
+    let _ = std::fs::remove_dir_all(&out);
+    run_ok(
+        Command::new("bash")
+            .arg(repo_root().join("scripts/gpu-all.sh"))
+            .arg(&b.bundle)
+            .arg(&b.bundle)
+            .arg(&out)
+            .env("PARTS", "driverpages")
+            .env("CUDA_LIB_NVIDIA", b.bundle.join("nv"))
+            .env_remove("LD_PRELOAD"),
+    );
+    let log = std::fs::read_to_string(out.join("all.log")).expect("all.log");
+    assert!(log.contains("== driverpages: rc 0"), "{log}");
+    run_ok(
+        Command::new("tar")
+            .arg("xzf")
+            .arg(out.join("rest.tar.gz"))
+            .arg("-C")
+            .arg(&out),
+    );
+    let r = run_ok(
+        Command::new("python3")
+            .arg(repo_root().join("scripts/driverpages-report.py"))
+            .arg(out.join("driverpages.out")),
+    );
+    let r = String::from_utf8_lossy(&r.stdout).into_owned();
+    for want in [
+        "| nvidia | 3 |",
+        "| ours | 3 |",
+        "### nvidia\n",
+        "### ours\n",
+        "### ours cuGetProcAddress.all\n",
+        "### ours invalid\n",
+        "| `cuModuleGetLoadingMode` |",
+        "| `first_launch` | 0 us ",
+    ] {
+        assert!(r.contains(want), "missing {want:?} in:\n{r}");
+    }
 }
