@@ -46,7 +46,7 @@ struct pages_snap {
     char *buf;              /* /proc/self/maps, PAGES_MAPS_BYTES */
     uint64_t *entries;      /* pagemap entries, PAGES_READ of them */
     long nmaps, npresent, skipped;
-    int ok;
+    int ok, truncated; /* truncated: a buffer ran out (the counts are then low) */
 };
 
 static inline void *pages_mmap(size_t n) {
@@ -105,7 +105,7 @@ static inline void pages_init(struct pages_snap *s) {
 
 /* Takes a snapshot; s->ok is 0 when pagemap cannot be read. */
 static inline void pages_take(struct pages_snap *s) {
-    s->ok = 0;
+    s->ok = s->truncated = 0;
     s->npresent = s->skipped = 0;
     int fd = open("/proc/self/pagemap", O_RDONLY);
     if (!s->maps || !s->present || !s->buf || !s->entries || fd < 0) {
@@ -113,15 +113,25 @@ static inline void pages_take(struct pages_snap *s) {
         return;
     }
     s->nmaps = pages_read_maps(s, s->buf);
+    if (s->nmaps < 0) {
+        s->nmaps = 0;
+        close(fd);
+        return;
+    }
+    if (s->nmaps >= PAGES_MAX_MAPPINGS) s->truncated = 1;
     for (long i = 0; i < s->nmaps; i++) {
         for (uint64_t page = s->maps[i].lo >> 12; page < s->maps[i].hi >> 12;) {
             uint64_t want = (s->maps[i].hi >> 12) - page;
             if (want > PAGES_READ) want = PAGES_READ;
             ssize_t got = pread(fd, s->entries, want * 8, (off_t)(page * 8));
             if (got <= 0) break;
-            for (long j = 0; j < got / 8; j++)
-                if ((s->entries[j] >> 63) & 1 && (unsigned long)s->npresent < PAGES_MAX_PRESENT)
+            for (long j = 0; j < got / 8; j++) {
+                if (!((s->entries[j] >> 63) & 1)) continue;
+                if ((unsigned long)s->npresent < PAGES_MAX_PRESENT)
                     s->present[s->npresent++] = page + (uint64_t)j;
+                else
+                    s->truncated = 1;
+            }
             page += (uint64_t)got / 8;
         }
     }
@@ -170,8 +180,8 @@ static inline void pages_report(const struct pages_snap *a, const struct pages_s
         printf("PROBE %s pages unreadable\n", group);
         return;
     }
-    printf("PROBE %s pages_total before=%ld after=%ld mappings=%ld skipped=%ld\n", group, a->npresent,
-           b->npresent, b->nmaps, b->skipped);
+    printf("PROBE %s pages_total before=%ld after=%ld mappings=%ld skipped=%ld%s\n", group, a->npresent,
+           b->npresent, b->nmaps, b->skipped, a->truncated || b->truncated ? " truncated" : "");
     /* New pages (in b, not in a) by mapping of b; gone pages by mapping of a. */
     for (int pass = 0; pass < 2; pass++) {
         const struct pages_snap *from = pass ? a : b, *other = pass ? b : a;
