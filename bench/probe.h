@@ -1,11 +1,13 @@
-/* probe.h: what the first-launch probes share (probe_load.c, C, and
- * probe_first.cu, CUDA C++): a microsecond clock, an image read from a
- * file, and the two driver types they pass around. */
+/* probe.h: what the first-launch probes share (probe_load.c and
+ * probe_warm.c, C, and probe_first.cu, CUDA C++): a microsecond clock, the
+ * process's page-fault count, an image read from a file, and the two
+ * driver types they pass around. */
 #ifndef BENCH_PROBE_H
 #define BENCH_PROBE_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 typedef int CUresult;
@@ -15,6 +17,13 @@ static inline double now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Page faults of the process so far (minor and major). */
+static inline long faults(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt + u.ru_majflt;
 }
 
 /* The file's bytes, 16-byte aligned as an image in a program's

@@ -47,19 +47,12 @@
 #include <elf.h>
 #include <link.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include "pages.h"
 #include "probe.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
 #endif
-
-static long faults() {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt + u.ru_majflt;
-}
 
 // Maps in the pages of every mapping named in PROBE_POPULATE; prints how
 // many mappings and bytes, or nothing when the variable is unset.
@@ -119,7 +112,6 @@ static bool pages_on() {
   static const bool on = getenv("PROBE_PAGES") && (*getenv("PROBE_PAGES") == '1' || *getenv("PROBE_PAGES") == '2');
   return on;
 }
-static long faults();
 static void pages_start() {
   if (!pages_on()) return;
   // What the probe itself calls first between the snapshots, called once

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "pages.h"
 #include "probe.h"
@@ -40,12 +39,6 @@ static void *fn(const char *name) {
     int status = 0;
     if (gpa(name, &p, 13000, 0, &status) || !p) return NULL;
     return p;
-}
-
-static long faults(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_minflt + u.ru_majflt;
 }
 
 static struct pages_snap before, after;
