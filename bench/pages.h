@@ -195,4 +195,12 @@ static inline void pages_report(const struct pages_snap *a, const struct pages_s
     }
 }
 
+/* Prints every page present in `s`, as runs per mapping (the pages of a
+ * report against an empty snapshot). */
+static inline void pages_list(const struct pages_snap *s, const char *group) {
+    static struct pages_snap none;
+    none.ok = 1;
+    pages_report(&none, s, group);
+}
+
 #endif

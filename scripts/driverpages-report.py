@@ -9,7 +9,7 @@ public calls map more, and what the first library load still faults in
 Pages are hex offsets in pages into libcuda's code mapping, as runs
 `start+length`; one page fault maps up to 16 pages around it.
 """
-import argparse
+import report_args
 
 
 def pages_of(runs):
@@ -64,10 +64,7 @@ def parse(path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("output", help="the part's output file")
-    ap.add_argument("--meta", help='"date, commit, machine" for the header')
-    args = ap.parse_args()
+    args = report_args.parse(__doc__)
     startup, warm = parse(args.output)
     out = []
     p = out.append

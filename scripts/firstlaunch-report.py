@@ -10,7 +10,7 @@ processes, 2,000 resamples, fixed seed): an interval that holds 0 is no
 difference this many processes can show. Page faults: medians.
 Processes that exited non-zero are counted and left out.
 """
-import argparse
+import report_args
 import random
 import statistics
 
@@ -87,12 +87,7 @@ def fmt(x):
 
 
 def main():
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("output", help="the part's output file")
-    ap.add_argument("--meta", help='"date, commit, machine" for the header')
-    args = ap.parse_args()
+    args = report_args.parse(__doc__)
     meta = args.meta
     data, failures, notes, reqs, pages_runs = parse(args.output)
     rng = random.Random(8)

@@ -9,7 +9,7 @@ over the processes of each step, in microseconds, and how many processes
 gave it. Steps are listed in the order the probes run them. Failures
 (a step that returned an error) are listed, never hidden.
 """
-import argparse
+import report_args
 import statistics
 
 START = {"cuInit", "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent"}
@@ -61,12 +61,7 @@ def parse(path):
 
 
 def main():
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("output", help="the part's output file")
-    ap.add_argument("--meta", help='"date, commit, machine" for the header')
-    args = ap.parse_args()
+    args = report_args.parse(__doc__)
     meta = args.meta
     groups, failures, notes = parse(args.output)
     out = []
