@@ -30,6 +30,9 @@
 #               others bound at load, none on first use
 #   pages       direct with PROBE_PAGES=1: the pages that became present
 #               during the launch, per mapping (where its page faults are)
+#   alloc       direct after a timed cudaMalloc(256) + cudaFree, as most
+#               programs allocate before they launch
+#   allocpages  alloc with PROBE_PAGES=1 (the launch's pages)
 #   rawpages    rawembp with PROBE_PAGES=1
 # FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
 # rawembp sys rawsys bindnow traced rawtraced), FIRST_RUNTIMES runtimes (default:
@@ -96,6 +99,8 @@ one() {  # one RUNTIME VARIANT
     rawsys) probe "$d" "$sys" "${bare[@]}" ;;
     bindnow) probe "$d" LD_BIND_NOW=1 direct ;;
     pages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" direct ;;
+    alloc) probe "$d" alloc ;;
+    allocpages) probe "$d" PROBE_PAGES=1 alloc ;;
     rawpages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" "${bare[@]}" ;;
     traced) traced "$d" direct ;;
     rawtraced) traced "$d" "${bare[@]}" ;;

@@ -7,6 +7,14 @@
 //   probe_first            as above
 //   probe_first direct     the launch alone, as a program makes it
 //                          ("PROBE first_direct ...")
+//   probe_first alloc      direct, after a timed cudaMalloc(256) and
+//                          cudaFree, as most programs allocate before
+//                          their first launch ("PROBE first_alloc
+//                          malloc_free <us>", then the launch's lines):
+//                          does the allocation path map the driver code a
+//                          first load needs (finding 12 of first-launch.md)?
+//                          With PROBE_PAGES, the allocation's pages come
+//                          as group "first_alloc/malloc_free".
 //   probe_first raw FATBIN after the runtime's cudaFree(0), the driver alone
 //                          loads FATBIN (k0.fatbin) as a library and
 //                          launches its kernel ("PROBE first_raw ..."): is
@@ -263,9 +271,26 @@ static int raw(const char *fatbin_path, bool preserved) {
 int main(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "raw"))
     return raw(argv[2], argc == 4 && !strcmp(argv[3], "preserved"));
-  bool direct = argc == 2 && !strcmp(argv[1], "direct");
-  const char *g = direct ? "first_direct" : "first";
+  bool alloc = argc == 2 && !strcmp(argv[1], "alloc");
+  bool direct = alloc || (argc == 2 && !strcmp(argv[1], "direct"));
+  const char *g = alloc ? "first_alloc" : direct ? "first_direct" : "first";
   if (!start_up()) return 3;
+  if (alloc) {
+    void *p = nullptr;
+    pages_start();
+    long fa = faults();
+    double ta = now_us();
+    cudaError_t ea = cudaMalloc(&p, 256);
+    cudaError_t eb = ea ? ea : cudaFree(p);
+    double tb = now_us();
+    long fb = faults();
+    pages_end("first_alloc/malloc_free");  // its pages, apart from the launch's
+    printf("PROBE %s malloc_free %.2f\nPROBE %s faults malloc_free %ld\n", g, tb - ta, g, fb - fa);
+    if (ea || eb) {
+      printf("probe_first: allocation errors %d %d\n", (int)ea, (int)eb);
+      return 1;
+    }
+  }
   pages_start();
   long f0 = faults();
   double t0 = now_us();

@@ -40,6 +40,9 @@ def parse(path):
             cur = None
             continue
         if w[0] == "PROBE" and len(w) >= 4:
+            # A group written GROUP/STEP: lines about that step only (its
+            # pages apart from the launch's), their keys prefixed with it.
+            pre = w[1].split("/", 1)[1] + ": " if "/" in w[1] else ""
             if w[1] == "sys" and len(w) >= 8:
                 # PROBE sys PHASE KIND calls N us T [reqs R:N,...]
                 phase, kind = w[2], w[3]
@@ -53,17 +56,19 @@ def parse(path):
                 # PROBE GROUP pages_runs MAPPING START+LEN...: per runtime,
                 # how many processes faulted in each run of pages
                 for off in w[4:]:
-                    k = (key[0], key[1], w[3], off)
+                    k = (key[0], key[1], pre + w[3], off)
                     pages_runs[k] = pages_runs.get(k, 0) + 1
                 continue
             if w[2] == "sym":
+                if pre:
+                    continue  # the same entry points as the main group's
                 notes.append(f"{key[1]} {key[0]}: {' '.join(w[3:])}")
                 continue
             if w[1] == "populate":
                 notes.append(f"{key[1]} {key[0]}: {' '.join(w[2:])}")
                 continue
             try:
-                cur[" ".join(w[2:-1])] = float(w[-1])
+                cur[pre + " ".join(w[2:-1])] = float(w[-1])
             except ValueError:
                 pass
         elif line.startswith("probe_first:"):

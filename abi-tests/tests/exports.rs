@@ -165,6 +165,7 @@ fn first_launch_code_is_together() {
         "__cudaLaunchKernel",
         "cudaLaunchKernel",
         "cudaFree",
+        "cudaMalloc",
         "__cudaRegisterFatBinary",
         "__cudaRegisterFunction",
     ];
@@ -176,6 +177,7 @@ fn first_launch_code_is_together() {
         "_ZN6cudart8registry6Fatbin7library",
         "_ZN6cudart6driver4load",
         "_ZN6cudart7context12bind_primary",
+        "_ZN6cudart7handles6lookup",
     ];
     let functions = functions();
     if functions.iter().any(|(sym, _)| names(sym, "_ZN6cudart*")) {

@@ -180,6 +180,28 @@ fn probe_first_reports_pages_and_entry_points() {
     );
     assert!(out.contains("PROBE first_raw pages_total"), "{out}");
     assert!(out.contains("PROBE first_raw total "), "{out}");
+
+    // An allocation first, timed, then the launch.
+    let out = probe("probe_first", &["alloc"], &[]);
+    for step in [
+        "malloc_free",
+        "faults malloc_free",
+        "launch",
+        "faults launch",
+    ] {
+        assert!(
+            out.contains(&format!("PROBE first_alloc {step} ")),
+            "no {step}:\n{out}"
+        );
+    }
+    // With page snapshots: the allocation's pages apart from the launch's.
+    let out = probe("probe_first", &["alloc"], &[("PROBE_PAGES", "1")]);
+    for group in ["first_alloc/malloc_free", "first_alloc"] {
+        assert!(
+            out.contains(&format!("PROBE {group} pages_total before=")),
+            "no snapshot of {group}:\n{out}"
+        );
+    }
 }
 
 #[test]
@@ -261,24 +283,28 @@ fn firstlaunch_script_and_report() {
             .arg(&b.bundle)
             .arg(b.bundle.join("nv"))
             .arg("1")
-            .env("FIRST_VARIANTS", "pages rawpages direct")
+            .env("FIRST_VARIANTS", "pages rawpages direct alloc allocpages")
             .env("FIRST_RUNTIMES", "nvidia ours ours+CUDART_TRACE=0")
             .env_remove("LD_PRELOAD"),
     );
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     for rt in ["nvidia", "ours", "ours+CUDART_TRACE=0"] {
-        for v in ["pages", "rawpages", "direct"] {
+        for v in ["pages", "rawpages", "direct", "alloc", "allocpages"] {
             assert!(
                 text.contains(&format!("runtime {rt} variant {v}\n")),
                 "{rt} {v}:\n{text}"
             );
         }
     }
-    assert_eq!(text.matches("exit 0\n").count(), 9, "{text}");
+    assert_eq!(text.matches("exit 0\n").count(), 15, "{text}");
     let file = b.bundle.join("firstlaunch.out");
     std::fs::write(&file, &text).expect("write output");
     let report = report(&file);
     assert!(report.contains("## pages\n"), "{report}");
+    // The allocation before the launch is a step of its own.
+    assert!(report.contains("## alloc\n"), "{report}");
+    assert!(report.contains("| malloc_free |"), "{report}");
+    assert!(report.contains("## allocpages\n"), "{report}");
     assert!(
         report.contains("| ours+CUDART_TRACE=0 (n) |")
             || report.contains("ours+CUDART_TRACE=0 (n)"),
@@ -307,6 +333,25 @@ fn firstlaunch_report_of_the_h200_run() {
         "| pages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
         "| rawpages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
         "| faults launch | 11.0 (30) | 13.0 (30) | +2.0 [+2.0, +2.0] |",
+    ] {
+        assert!(r.contains(row), "missing {row:?} in:\n{r}");
+    }
+}
+
+/// The report of the 19:57 UTC run on the H200 (30 processes per runtime,
+/// `ours-base` the library before the first allocation joined
+/// layout.ld's first section): the rows finding 12 quotes. The first
+/// cudaMalloc + cudaFree faults in two runs of the driver's code that
+/// NVIDIA's start-up has run, and (before the layout change) two of ours.
+#[test]
+fn firstlaunch_report_of_the_h200_alloc_run() {
+    let r = report(&repo_root().join("docs/traces/firstlaunch-2026-12-03-1957-alloc-layout.out"));
+    for row in [
+        "| allocpages | ours | `malloc_free: libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30) |",
+        "| allocpages | ours | `libcuda.so.580.159.04:x` | 236+16 (30) |",
+        "| allocpages | nvidia | `libcuda.so.580.159.04:x` | 236+16 (30) |",
+        "| malloc_free: pages libcudart.so.13:x |  |  | 32.0 (30) |  |  |",
+        "| faults malloc_free | 0.0 (30) | 5.0 (30) | 7.0 (30) | +5.0 [+5.0, +5.0] | +7.0 [+7.0, +7.0] |",
     ] {
         assert!(r.contains(row), "missing {row:?} in:\n{r}");
     }

@@ -83,6 +83,15 @@ static CUresult object_destroy(void *h) {
 static CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; return object_create(e); }
 static CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; return object_create(s); }
 
+/* Device memory: addresses handed out in order, never reused; freeing
+ * succeeds (probe_first's allocation before its launch). */
+static CUresult cuMemAlloc(unsigned long long *p, size_t bytes) {
+  static unsigned long long next = 0x7f0000000000ull;
+  *p = next;
+  next += (bytes + 511) & ~511ull;
+  return 0;
+}
+
 static const struct { const char *name; void *fn; } table[] = {
     {"cuInit", (void *)cuInit},
     {"cuDriverGetVersion", (void *)cuDriverGetVersion},
@@ -108,6 +117,8 @@ static const struct { const char *name; void *fn; } table[] = {
     {"cuEventDestroy", (void *)object_destroy},
     {"cuStreamCreate", (void *)cuStreamCreate},
     {"cuStreamDestroy", (void *)object_destroy},
+    {"cuMemAlloc", (void *)cuMemAlloc},
+    {"cuMemFree", (void *)ok},
 };
 
 CUresult cuGetProcAddress_v2(const char *name, void **pfn, int version, unsigned long long flags,
