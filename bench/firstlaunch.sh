@@ -33,6 +33,11 @@
 #   alloc       direct after a timed cudaMalloc(256) + cudaFree, as most
 #               programs allocate before they launch
 #   allocpages  alloc with PROBE_PAGES=1 (the launch's pages)
+#   k2000eager  bench_lazy (2,000 kernels in one file) under
+#               CUDA_MODULE_LOADING=EAGER: cudaFree(0) (which loads them),
+#               the first launch of one kernel, of a second ("PROBE k2000
+#               <step> <microseconds>")
+#   k2000lazy   the same under LAZY (the first launch loads the file)
 #   rawpages    rawembp with PROBE_PAGES=1
 # FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
 # rawembp sys rawsys bindnow traced rawtraced), FIRST_RUNTIMES runtimes (default:
@@ -74,6 +79,14 @@ traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
   rm -f "$t"
   return $rc
 }
+lazy() {  # lazy LIBDIR MODE: bench_lazy, its "BENCH startup.k2000_<mode>.<step> <ms> ms 1"
+  # lines as "PROBE k2000 <step> <us>", its errors as failures
+  local d=$1
+  env "${rt_env[@]}" CUDA_MODULE_LOADING="$2" LD_LIBRARY_PATH="$d" timeout 20 ./bench_lazy 2>&1 |
+    awk '$1 == "BENCH" && $4 == "ms" { n = split($2, p, "."); s = p[3]; for (j = 4; j <= n; j++) s = s "." p[j]; printf "PROBE k2000 %s %.2f\n", s, $3 * 1000 }
+         $1 == "BENCH_ERROR" { print "probe_first: " $0 }'
+  return "${PIPESTATUS[0]}"
+}
 one() {  # one RUNTIME VARIANT
   local d bare=(raw embedded preserved) sys=LD_PRELOAD=$bb/bin/ioctltrace.so rt=${1%%+*}
   local syms="cuInit cuDriverGetVersion cuDeviceGetCount cuCtxGetCurrent cuCtxSetCurrent cuDevicePrimaryCtxRetain cuLibraryLoadData cuLibraryGetKernel cuLaunchKernel cuCtxSynchronize"
@@ -101,6 +114,8 @@ one() {  # one RUNTIME VARIANT
     pages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" direct ;;
     alloc) probe "$d" alloc ;;
     allocpages) probe "$d" PROBE_PAGES=1 alloc ;;
+    k2000eager) lazy "$d" EAGER ;;
+    k2000lazy) lazy "$d" LAZY ;;
     rawpages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" "${bare[@]}" ;;
     traced) traced "$d" direct ;;
     rawtraced) traced "$d" "${bare[@]}" ;;

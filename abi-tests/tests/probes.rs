@@ -467,3 +467,74 @@ fn driverpages_part_and_report() {
         assert!(r.contains(want), "missing {want:?} in:\n{r}");
     }
 }
+
+/// bench/firstlaunch.sh's bench_lazy variants over a bundle whose
+/// bench_lazy is a stand-in printing
+/// the real program's lines (the real one needs a GPU to say anything):
+/// the runtimes and modes in alternating rounds, the milliseconds turned
+/// into microseconds, a failing process recorded, and the output read by
+/// the report script.
+#[test]
+fn firstlaunch_script_runs_bench_lazy() {
+    let dir = scratch("probes-bench-lazy");
+    for sub in ["bin", "lib", "lib-base", "nv"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("mkdir");
+    }
+    // Fails under the library folder named lib-base in LAZY mode only.
+    let stand_in = "#!/bin/sh\n\
+        case \"$CUDA_MODULE_LOADING $LD_LIBRARY_PATH\" in *LAZY*lib-base) echo 'BENCH_ERROR x 3'; exit 3 ;; esac\n\
+        echo \"BENCH startup.k2000_$CUDA_MODULE_LOADING.cudaFree0 250.5 ms 1\"\n\
+        echo \"BENCH startup.k2000_$CUDA_MODULE_LOADING.first_launch+sync 0.0855 ms 1\"\n";
+    let prog = dir.join("bin/bench_lazy");
+    std::fs::write(&prog, stand_in).expect("write stand-in");
+    run_ok(Command::new("chmod").arg("+x").arg(&prog));
+    let out = run_ok(
+        Command::new("bash")
+            .arg(repo_root().join("bench/firstlaunch.sh"))
+            .arg(&dir)
+            .arg(dir.join("nv"))
+            .arg("2")
+            .env("FIRST_VARIANTS", "k2000eager k2000lazy")
+            .env("FIRST_RUNTIMES", "nvidia ours ours-base")
+            .env_remove("LD_PRELOAD"),
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let order: Vec<&str> = text.lines().filter(|l| l.starts_with("runtime ")).collect();
+    assert_eq!(order.len(), 12, "{text}");
+    assert_eq!(order[0], "runtime nvidia variant k2000eager");
+    assert_eq!(
+        order[6], "runtime ours-base variant k2000eager",
+        "round 2 reversed"
+    );
+    assert!(
+        text.contains("PROBE k2000 first_launch+sync 85.50\n"),
+        "{text}"
+    );
+    assert!(text.contains("PROBE k2000 cudaFree0 250500.00\n"), "{text}");
+    assert_eq!(text.matches("exit 3\n").count(), 2, "{text}");
+    let file = dir.join("bench-lazy.out");
+    std::fs::write(&file, &text).expect("write output");
+    let r = report(&file);
+    assert!(
+        r.contains("## k2000eager\n") && r.contains("## k2000lazy\n"),
+        "{r}"
+    );
+    assert!(
+        r.contains("| first_launch+sync | 85.5 (2) | 85.5 (2) | 85.5 (2) |"),
+        "{r}"
+    );
+    assert!(r.contains("ours-base k2000lazy: exit 3"), "{r}");
+}
+
+/// The report of the 20:31 UTC run of bench_lazy on the H200 (15
+/// processes per runtime and mode): the rows finding 13 quotes.
+#[test]
+fn bench_lazy_report_of_the_h200_run() {
+    let r = report(&repo_root().join("docs/traces/benchlazy-2026-12-03-2031.out"));
+    for row in [
+        "| first_launch | 70.0 (15) | 89.7 (15) | 91.5 (15) | +19.7 [+13.4, +30.1] | +21.5 [+14.7, +31.4] |",
+        "| second_kernel_launch | 17.2 (15) | 18.9 (15) | 18.6 (15) |",
+    ] {
+        assert!(r.contains(row), "missing {row:?} in:\n{r}");
+    }
+}

@@ -21,7 +21,9 @@
 //! The driver sees a fatbin the first time one of its kernels or variables
 //! is needed: `cuLibraryLoadData` (once per fatbin, shared by every context,
 //! since a `CUlibrary` is context-independent), then `cuLibraryGetKernel`
-//! per kernel on its first launch, cached for the process. Launch-path
+//! per kernel on its first launch, cached for the process (in chunks of
+//! 64 slots made on first use: the first kernel of a fatbin of thousands
+//! allocates one chunk, not a slot for each). Launch-path
 //! look-ups go through a small thread-local cache, so launches from many
 //! threads never contend on a lock, hash nothing but one multiply, and
 //! allocate nothing.
@@ -36,7 +38,7 @@ use parking_lot::{Mutex, RwLock};
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 const FATBIN_WRAPPER_MAGIC: u32 = 0x466243B1;
 const FATBIN_CONTAINER_MAGIC: u32 = 0xBA55ED50;
@@ -465,14 +467,81 @@ impl Kernels {
     }
 }
 
+/// Slots per chunk of [`Handles`].
+const HANDLE_CHUNK: usize = 64;
+
+/// The driver's handle of each of a fatbin's published kernels once
+/// resolved, by the kernel's index: chunks of [`HANDLE_CHUNK`] slots, each
+/// made (zeroed) when the first of its kernels resolves. A fatbin of 2,000
+/// kernels made 16 KiB of zeroed slots at its first launch before, about
+/// 16,000 instructions and four new heap pages on the first launch's path
+/// (docs/first-launch.md, finding 13); now 32 chunk pointers and one chunk.
+#[derive(Default)]
+struct Handles {
+    chunks: Box<[OnceLock<Box<HandleChunk>>]>,
+}
+
+/// One chunk of [`Handles`]: null until its kernel resolves.
+type HandleChunk = [AtomicPtr<c_void>; HANDLE_CHUNK];
+
+impl Handles {
+    /// Room for `n` kernels, no chunk made yet.
+    fn new(n: usize) -> Self {
+        Self {
+            chunks: (0..n.div_ceil(HANDLE_CHUNK))
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+
+    /// Whether it has room for no kernel (not made yet, or dropped).
+    fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    /// The handle of kernel `i`; null when not resolved (or out of room).
+    fn get(&self, i: usize) -> CUkernel {
+        self.chunks
+            .get(i / HANDLE_CHUNK)
+            .and_then(OnceLock::get)
+            .map_or(std::ptr::null_mut(), |c| {
+                c[i % HANDLE_CHUNK].load(Ordering::Acquire)
+            })
+    }
+
+    /// Keeps `h` for kernel `i` (its chunk made if needed); false when
+    /// there is no room for `i`.
+    fn set(&self, i: usize, h: CUkernel) -> bool {
+        let Some(cell) = self.chunks.get(i / HANDLE_CHUNK) else {
+            return false;
+        };
+        let chunk = cell.get_or_init(|| {
+            Box::new(std::array::from_fn(
+                |_| AtomicPtr::new(std::ptr::null_mut()),
+            ))
+        });
+        chunk[i % HANDLE_CHUNK].store(h, Ordering::Release);
+        true
+    }
+
+    /// The index of the kernel whose handle is `k`.
+    fn position(&self, k: CUkernel) -> Option<usize> {
+        self.chunks.iter().enumerate().find_map(|(c, cell)| {
+            let slots = cell.get()?;
+            let j = slots.iter().position(|h| h.load(Ordering::Acquire) == k)?;
+            Some(c * HANDLE_CHUNK + j)
+        })
+    }
+}
+
 /// What the registry holds of one fatbin.
 struct FatbinRec {
     fatbin: Arc<Fatbin>,
     /// Its published kernels.
     kernels: Kernels,
-    /// The driver's handle of each of `kernels` once resolved (empty until
-    /// the first one is).
-    handles: Box<[AtomicPtr<c_void>]>,
+    /// The driver's handle of each of `kernels` once resolved (without
+    /// room until the first one is).
+    handles: Handles,
     /// How many of the fatbin's staged kernels are in `kernels`.
     published: usize,
     /// Its keys in the variable map.
@@ -485,9 +554,7 @@ impl FatbinRec {
     }
 
     fn handle(&self, i: usize) -> CUkernel {
-        self.handles
-            .get(i)
-            .map_or(std::ptr::null_mut(), |h| h.load(Ordering::Acquire))
+        self.handles.get(i)
     }
 }
 
@@ -787,21 +854,18 @@ impl Kernel {
             let Some(i) = rec.find(self.stub) else {
                 return; // not published yet: found again next time
             };
-            if let Some(slot) = rec.handles.get(i) {
-                slot.store(h, Ordering::Release);
+            if rec.handles.set(i, h) {
                 return;
             }
         }
-        // The fatbin's first resolved kernel: its handle array is made.
+        // The fatbin's first resolved kernel: room for its handles is made.
         let mut reg = REGISTRY.write();
         if let Some(rec) = reg.fatbins.get_mut(&key) {
             if rec.handles.is_empty() {
-                rec.handles = (0..rec.kernels.len())
-                    .map(|_| AtomicPtr::new(std::ptr::null_mut()))
-                    .collect();
+                rec.handles = Handles::new(rec.kernels.len());
             }
             if let Some(i) = rec.find(self.stub) {
-                rec.handles[i].store(h, Ordering::Release);
+                rec.handles.set(i, h);
             }
         }
     }
@@ -917,7 +981,7 @@ fn publish(reg: &mut Registry, key: usize) {
         });
         rec.kernels = Kernels::from_sorted(&all);
         // Handles are found again (by name) when next needed.
-        rec.handles = Box::default();
+        rec.handles = Handles::default();
     }
     index_granules(granules, key, rec.kernels.granules());
 }
@@ -987,7 +1051,7 @@ pub fn register_fatbin(wrapper: *const c_void) -> Result<*mut *mut c_void, cudaE
         FatbinRec {
             fatbin,
             kernels: Kernels::default(),
-            handles: Box::default(),
+            handles: Handles::default(),
             published: 0,
             vars: Vec::new(),
         },
@@ -1107,7 +1171,7 @@ fn register_function_locked(key: usize, k: Staged) -> Result<(), cudaError_t> {
         Err(i) => all.insert(i, k),
     }
     rec.kernels = Kernels::from_sorted(&all);
-    rec.handles = Box::default();
+    rec.handles = Handles::default();
     index_granules(granules, key, std::iter::once(granule(k.stub)));
     Ok(())
 }
@@ -1315,10 +1379,7 @@ pub fn stub_for_kernel(k: CUkernel) -> Option<*mut c_void> {
     }
     let reg = REGISTRY.read();
     let found = reg.fatbins.values().find_map(|rec| {
-        let i = rec
-            .handles
-            .iter()
-            .position(|h| h.load(Ordering::Acquire) == k)?;
+        let i = rec.handles.position(k)?;
         Some(rec.kernels.get(i).stub as *mut c_void)
     });
     found
@@ -1614,6 +1675,45 @@ mod tests {
         assert_eq!(c.get(k3, 6), None, "another generation misses");
         c.insert(k1, 11, 6);
         assert_eq!((c.get(k1, 6), c.get(k3, 6)), (Some(11), None));
+    }
+
+    #[test]
+    fn handles_come_in_chunks_made_on_first_use() {
+        let k = |n: usize| n as CUkernel;
+        let empty = Handles::default();
+        assert!(empty.is_empty());
+        assert!(!empty.set(0, k(1)), "no room before new()");
+        assert!(empty.get(0).is_null());
+
+        let n = 2 * HANDLE_CHUNK + 5;
+        let h = Handles::new(n);
+        assert!(!h.is_empty());
+        assert!(
+            h.chunks.iter().all(|c| c.get().is_none()),
+            "no chunk made yet"
+        );
+        // The last kernel: only its chunk is made.
+        assert!(h.set(n - 1, k(0x10)));
+        let made = h.chunks.iter().filter(|c| c.get().is_some()).count();
+        assert_eq!(made, 1);
+        assert_eq!(h.get(n - 1), k(0x10));
+        assert!(h.get(n - 2).is_null(), "a neighbour stays unresolved");
+        assert!(
+            h.get(0).is_null(),
+            "another chunk's kernel stays unresolved"
+        );
+        // A chunk boundary on both sides.
+        assert!(h.set(HANDLE_CHUNK - 1, k(0x20)));
+        assert!(h.set(HANDLE_CHUNK, k(0x30)));
+        assert_eq!(h.get(HANDLE_CHUNK - 1), k(0x20));
+        assert_eq!(h.get(HANDLE_CHUNK), k(0x30));
+        assert_eq!(h.position(k(0x30)), Some(HANDLE_CHUNK));
+        assert_eq!(h.position(k(0x10)), Some(n - 1));
+        assert_eq!(h.position(k(0x99)), None);
+        // Out of room: refused, nothing written.
+        assert!(!h.set(3 * HANDLE_CHUNK, k(0x40)));
+        assert!(h.get(3 * HANDLE_CHUNK).is_null());
+        assert_eq!(h.position(k(0x40)), None);
     }
 
     #[test]
