@@ -38,6 +38,9 @@
 #               the first launch of one kernel, of a second ("PROBE k2000
 #               <step> <microseconds>")
 #   k2000lazy   the same under LAZY (the first launch loads the file)
+#   big         direct with probe_first2000 (k0 next to those 2,000
+#               kernels in one fatbin); bigpages with PROBE_PAGES=1 (give
+#               the runtime +CUDA_MODULE_LOADING=EAGER for finding 13)
 #   rawpages    rawembp with PROBE_PAGES=1
 # FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
 # rawembp sys rawsys bindnow traced rawtraced), FIRST_RUNTIMES runtimes (default:
@@ -59,7 +62,7 @@ probe() {  # probe LIBDIR [NAME=VALUE...] ARGS...: probe_first on that runtime
   shift
   local -a vars=()
   while [[ ${1:-} == *=* ]]; do vars+=("$1"); shift; done
-  env "${rt_env[@]}" "${vars[@]}" LD_LIBRARY_PATH="$d" timeout 20 ./probe_first "$@"
+  env "${rt_env[@]}" "${vars[@]}" LD_LIBRARY_PATH="$d" timeout 20 "./${prog:-probe_first}" "$@"
 }
 traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
   local d=$1 t rc
@@ -115,6 +118,8 @@ one() {  # one RUNTIME VARIANT
     alloc) probe "$d" alloc ;;
     allocpages) probe "$d" PROBE_PAGES=1 alloc ;;
     k2000eager) lazy "$d" EAGER ;;
+    big) prog=probe_first2000 probe "$d" direct ;;
+    bigpages) prog=probe_first2000 probe "$d" PROBE_PAGES=1 direct ;;
     k2000lazy) lazy "$d" LAZY ;;
     rawpages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" "${bare[@]}" ;;
     traced) traced "$d" direct ;;

@@ -7,6 +7,8 @@
 //   probe_first            as above
 //   probe_first direct     the launch alone, as a program makes it
 //                          ("PROBE first_direct ...")
+//   probe_first2000 ...    any of these, built with -DPROBE_K2000: 2,000
+//                          more kernels in the program's fatbin
 //   probe_first alloc      direct, after a timed cudaMalloc(256) and
 //                          cudaFree, as most programs allocate before
 //                          their first launch ("PROBE first_alloc
@@ -94,6 +96,19 @@ static void populate() {
 }
 
 __global__ void k0() {}
+
+#ifdef PROBE_K2000
+// probe_first2000: the same probe with bench_lazy's 2,000 kernels in this
+// file's fatbin next to k0 (finding 13: the first launch after an eager
+// load of a large module).
+#include "kernels.h"
+#define BENCH_KERNEL(n)                                                        \
+  __global__ void BENCH_CAT2(k_, n)(int *p) {                                  \
+    if (p) p[threadIdx.x] = (int)threadIdx.x + 1;                              \
+  }
+BENCH_K1000()
+BENCH_K1000(1)
+#endif
 
 // Names the phase for bench/ioctltrace.so when it is preloaded.
 static void mark(const char *phase) {

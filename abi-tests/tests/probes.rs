@@ -59,6 +59,21 @@ fn built() -> &'static Built {
                 }),
                 Box::new(move || {
                     nvcc_bench(
+                        &[
+                            "-O2",
+                            "-std=c++17",
+                            "-cudart",
+                            "shared",
+                            "-arch=sm_90",
+                            "-DPROBE_K2000",
+                        ],
+                        "probe_first.cu",
+                        &b.join("probe_first2000"),
+                        &["-ldl"],
+                    )
+                }),
+                Box::new(move || {
+                    nvcc_bench(
                         &["-arch=sm_90", "-fatbin"],
                         "probe_k0.cu",
                         &b.join("k0.fatbin"),
@@ -283,20 +298,31 @@ fn firstlaunch_script_and_report() {
             .arg(&b.bundle)
             .arg(b.bundle.join("nv"))
             .arg("1")
-            .env("FIRST_VARIANTS", "pages rawpages direct alloc allocpages")
+            .env(
+                "FIRST_VARIANTS",
+                "pages rawpages direct alloc allocpages big bigpages",
+            )
             .env("FIRST_RUNTIMES", "nvidia ours ours+CUDART_TRACE=0")
             .env_remove("LD_PRELOAD"),
     );
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     for rt in ["nvidia", "ours", "ours+CUDART_TRACE=0"] {
-        for v in ["pages", "rawpages", "direct", "alloc", "allocpages"] {
+        for v in [
+            "pages",
+            "rawpages",
+            "direct",
+            "alloc",
+            "allocpages",
+            "big",
+            "bigpages",
+        ] {
             assert!(
                 text.contains(&format!("runtime {rt} variant {v}\n")),
                 "{rt} {v}:\n{text}"
             );
         }
     }
-    assert_eq!(text.matches("exit 0\n").count(), 15, "{text}");
+    assert_eq!(text.matches("exit 0\n").count(), 21, "{text}");
     let file = b.bundle.join("firstlaunch.out");
     std::fs::write(&file, &text).expect("write output");
     let report = report(&file);
@@ -305,6 +331,9 @@ fn firstlaunch_script_and_report() {
     assert!(report.contains("## alloc\n"), "{report}");
     assert!(report.contains("| malloc_free |"), "{report}");
     assert!(report.contains("## allocpages\n"), "{report}");
+    // probe_first2000: the same probe, 2,000 more kernels in its fatbin.
+    assert!(report.contains("## big\n"), "{report}");
+    assert!(report.contains("## bigpages\n"), "{report}");
     assert!(
         report.contains("| ours+CUDART_TRACE=0 (n) |")
             || report.contains("ours+CUDART_TRACE=0 (n)"),
