@@ -292,20 +292,12 @@ fn probe_startup_lists_pages_without_kernels() {
 #[test]
 fn firstlaunch_script_and_report() {
     let b = built();
-    let out = run_ok(
-        Command::new("bash")
-            .arg(repo_root().join("bench/firstlaunch.sh"))
-            .arg(&b.bundle)
-            .arg(b.bundle.join("nv"))
-            .arg("1")
-            .env(
-                "FIRST_VARIANTS",
-                "pages rawpages direct alloc allocpages big bigpages",
-            )
-            .env("FIRST_RUNTIMES", "nvidia ours ours+CUDART_TRACE=0")
-            .env_remove("LD_PRELOAD"),
+    let text = firstlaunch(
+        &b.bundle,
+        1,
+        "pages rawpages direct alloc allocpages big bigpages",
+        "nvidia ours ours+CUDART_TRACE=0",
     );
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     for rt in ["nvidia", "ours", "ours+CUDART_TRACE=0"] {
         for v in [
             "pages",
@@ -342,6 +334,31 @@ fn firstlaunch_script_and_report() {
     assert!(report.contains("## Failures\n\nNone."), "{report}");
 }
 
+/// bench/firstlaunch.sh over `bundle` (NVIDIA's runtime: its `nv`
+/// folder): its stdout.
+fn firstlaunch(bundle: &Path, rounds: u32, variants: &str, runtimes: &str) -> String {
+    let out = run_ok(
+        Command::new("bash")
+            .arg(repo_root().join("bench/firstlaunch.sh"))
+            .arg(bundle)
+            .arg(bundle.join("nv"))
+            .arg(rounds.to_string())
+            .env("FIRST_VARIANTS", variants)
+            .env("FIRST_RUNTIMES", runtimes)
+            .env_remove("LD_PRELOAD"),
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The report of a checked-in run (`rel`: from the repository's root)
+/// holds every one of `rows`.
+fn report_has(rel: &str, rows: &[&str]) {
+    let r = report(&repo_root().join(rel));
+    for row in rows {
+        assert!(r.contains(row), "missing {row:?} in:\n{r}");
+    }
+}
+
 fn report(file: &Path) -> String {
     let out = run_ok(
         Command::new("python3")
@@ -356,15 +373,15 @@ fn report(file: &Path) -> String {
 /// them.
 #[test]
 fn firstlaunch_report_of_the_h200_run() {
-    let r = report(&repo_root().join("docs/traces/firstlaunch-2026-12-03-1808.out"));
-    for row in [
-        "| pages | nvidia | `libcuda.so.580.159.04:x` | 236+16 (30) |",
-        "| pages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
-        "| rawpages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
-        "| faults launch | 11.0 (30) | 13.0 (30) | +2.0 [+2.0, +2.0] |",
-    ] {
-        assert!(r.contains(row), "missing {row:?} in:\n{r}");
-    }
+    report_has(
+        "docs/traces/firstlaunch-2026-12-03-1808.out",
+        &[
+            "| pages | nvidia | `libcuda.so.580.159.04:x` | 236+16 (30) |",
+            "| pages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
+            "| rawpages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
+            "| faults launch | 11.0 (30) | 13.0 (30) | +2.0 [+2.0, +2.0] |",
+        ],
+    );
 }
 
 /// The report of the 19:57 UTC run on the H200 (30 processes per runtime,
@@ -374,16 +391,16 @@ fn firstlaunch_report_of_the_h200_run() {
 /// NVIDIA's start-up has run, and (before the layout change) two of ours.
 #[test]
 fn firstlaunch_report_of_the_h200_alloc_run() {
-    let r = report(&repo_root().join("docs/traces/firstlaunch-2026-12-03-1957-alloc-layout.out"));
-    for row in [
-        "| allocpages | ours | `malloc_free: libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30) |",
-        "| allocpages | ours | `libcuda.so.580.159.04:x` | 236+16 (30) |",
-        "| allocpages | nvidia | `libcuda.so.580.159.04:x` | 236+16 (30) |",
-        "| malloc_free: pages libcudart.so.13:x |  |  | 32.0 (30) |  |  |",
-        "| faults malloc_free | 0.0 (30) | 5.0 (30) | 7.0 (30) | +5.0 [+5.0, +5.0] | +7.0 [+7.0, +7.0] |",
-    ] {
-        assert!(r.contains(row), "missing {row:?} in:\n{r}");
-    }
+    report_has(
+        "docs/traces/firstlaunch-2026-12-03-1957-alloc-layout.out",
+        &[
+            "| allocpages | ours | `malloc_free: libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30) |",
+            "| allocpages | ours | `libcuda.so.580.159.04:x` | 236+16 (30) |",
+            "| allocpages | nvidia | `libcuda.so.580.159.04:x` | 236+16 (30) |",
+            "| malloc_free: pages libcudart.so.13:x |  |  | 32.0 (30) |  |  |",
+            "| faults malloc_free | 0.0 (30) | 5.0 (30) | 7.0 (30) | +5.0 [+5.0, +5.0] | +7.0 [+7.0, +7.0] |",
+        ],
+    );
 }
 
 /// bench/pages.h itself: three pages touched in a fresh mapping (one, a
@@ -517,17 +534,7 @@ fn firstlaunch_script_runs_bench_lazy() {
     let prog = dir.join("bin/bench_lazy");
     std::fs::write(&prog, stand_in).expect("write stand-in");
     run_ok(Command::new("chmod").arg("+x").arg(&prog));
-    let out = run_ok(
-        Command::new("bash")
-            .arg(repo_root().join("bench/firstlaunch.sh"))
-            .arg(&dir)
-            .arg(dir.join("nv"))
-            .arg("2")
-            .env("FIRST_VARIANTS", "k2000eager k2000lazy")
-            .env("FIRST_RUNTIMES", "nvidia ours ours-base")
-            .env_remove("LD_PRELOAD"),
-    );
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let text = firstlaunch(&dir, 2, "k2000eager k2000lazy", "nvidia ours ours-base");
     let order: Vec<&str> = text.lines().filter(|l| l.starts_with("runtime ")).collect();
     assert_eq!(order.len(), 12, "{text}");
     assert_eq!(order[0], "runtime nvidia variant k2000eager");
@@ -559,11 +566,11 @@ fn firstlaunch_script_runs_bench_lazy() {
 /// processes per runtime and mode): the rows finding 13 quotes.
 #[test]
 fn bench_lazy_report_of_the_h200_run() {
-    let r = report(&repo_root().join("docs/traces/benchlazy-2026-12-03-2031.out"));
-    for row in [
-        "| first_launch | 70.0 (15) | 89.7 (15) | 91.5 (15) | +19.7 [+13.4, +30.1] | +21.5 [+14.7, +31.4] |",
-        "| second_kernel_launch | 17.2 (15) | 18.9 (15) | 18.6 (15) |",
-    ] {
-        assert!(r.contains(row), "missing {row:?} in:\n{r}");
-    }
+    report_has(
+        "docs/traces/benchlazy-2026-12-03-2031.out",
+        &[
+            "| first_launch | 70.0 (15) | 89.7 (15) | 91.5 (15) | +19.7 [+13.4, +30.1] | +21.5 [+14.7, +31.4] |",
+            "| second_kernel_launch | 17.2 (15) | 18.9 (15) | 18.6 (15) |",
+        ],
+    );
 }
