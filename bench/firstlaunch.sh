@@ -57,7 +57,7 @@ nv=$2
 rounds=${3:-20}
 cd "$bb/bin" || exit 2
 rt_env=()  # what one() adds to the probe's environment for its runtime
-probe() {  # probe LIBDIR [NAME=VALUE...] ARGS...: probe_first on that runtime
+probe() {  # probe LIBDIR [NAME=VALUE...] ARGS...: probe_first (or $prog) on that runtime
   local d=$1
   shift
   local -a vars=()
@@ -84,8 +84,7 @@ traced() {  # traced LIBDIR ARGS...: probe_first under drvtrace.so
 }
 lazy() {  # lazy LIBDIR MODE: bench_lazy, its "BENCH startup.k2000_<mode>.<step> <ms> ms 1"
   # lines as "PROBE k2000 <step> <us>", its errors as failures
-  local d=$1
-  env "${rt_env[@]}" CUDA_MODULE_LOADING="$2" LD_LIBRARY_PATH="$d" timeout 20 ./bench_lazy 2>&1 |
+  prog=bench_lazy probe "$1" CUDA_MODULE_LOADING="$2" 2>&1 |
     awk '$1 == "BENCH" && $4 == "ms" { n = split($2, p, "."); s = p[3]; for (j = 4; j <= n; j++) s = s "." p[j]; printf "PROBE k2000 %s %.2f\n", s, $3 * 1000 }
          $1 == "BENCH_ERROR" { print "probe_first: " $0 }'
   return "${PIPESTATUS[0]}"

@@ -552,10 +552,6 @@ impl FatbinRec {
     fn find(&self, stub: usize) -> Option<usize> {
         self.kernels.find(stub)
     }
-
-    fn handle(&self, i: usize) -> CUkernel {
-        self.handles.get(i)
-    }
 }
 
 /// The fatbins with published kernels in one granule: nearly always one
@@ -899,7 +895,7 @@ fn find_kernel(reg: &Registry, stub: usize) -> Option<Kernel> {
                 fatbin: rec.fatbin.clone(),
                 stub,
                 name: rec.kernels.get(i).name,
-                resolved: rec.handle(i),
+                resolved: rec.handles.get(i),
             });
         }
     }
