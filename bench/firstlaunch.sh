@@ -40,7 +40,8 @@
 #   k2000lazy   the same under LAZY (the first launch loads the file)
 #   big         direct with probe_first2000 (k0 next to those 2,000
 #               kernels in one fatbin); bigpages with PROBE_PAGES=1 (give
-#               the runtime +CUDA_MODULE_LOADING=EAGER for finding 13)
+#               the runtime +CUDA_MODULE_LOADING=EAGER for finding 13);
+#               bigtraced the same under bench/drvtrace.so, as traced
 #   rawpages    rawembp with PROBE_PAGES=1
 # FIRST_VARIANTS (environment) picks variants (default: direct raw rawemb
 # rawembp sys rawsys bindnow traced rawtraced), FIRST_RUNTIMES runtimes (default:
@@ -119,6 +120,7 @@ one() {  # one RUNTIME VARIANT
     k2000eager) lazy "$d" EAGER ;;
     big) prog=probe_first2000 probe "$d" direct ;;
     bigpages) prog=probe_first2000 probe "$d" PROBE_PAGES=1 direct ;;
+    bigtraced) prog=probe_first2000 traced "$d" direct ;;
     k2000lazy) lazy "$d" LAZY ;;
     rawpages) probe "$d" PROBE_PAGES=1 PROBE_SYMS="$syms" "${bare[@]}" ;;
     traced) traced "$d" direct ;;

@@ -76,17 +76,6 @@ def parse(path):
     return data, failures, notes, reqs, pages_runs
 
 
-def interval(a, b, rng, n=2000):
-    """95 % bootstrap interval of median(b) - median(a)."""
-    d = []
-    for _ in range(n):
-        ra = [rng.choice(a) for _ in a]
-        rb = [rng.choice(b) for _ in b]
-        d.append(statistics.median(rb) - statistics.median(ra))
-    d.sort()
-    return d[int(0.025 * n)], d[int(0.975 * n) - 1]
-
-
 def fmt(x):
     return f"{x:.1f}"
 
@@ -121,7 +110,9 @@ def main():
                 for s in proc:
                     if s not in steps:
                         steps.append(s)
-        others = [rt for rt in present if rt != "nvidia"]
+        # NVIDIA's runtime, also with an environment of its own ("nvidia+NAME=VALUE").
+        base = next((rt for rt in present if rt.split("+")[0] == "nvidia"), None)
+        others = [rt for rt in present if rt != base]
         head = "| step | " + " | ".join(f"{rt} (n)" for rt in present)
         head += "".join(f" | {rt} - NVIDIA" for rt in others) + " |"
         p(head)
@@ -139,9 +130,9 @@ def main():
                 cells.append(f"{fmt(statistics.median(v))} ({len(v)})" if v else "")
             diffs = []
             for rt in others:
-                a, b = vals.get("nvidia"), vals.get(rt)
+                a, b = vals.get(base), vals.get(rt)
                 if a and b and len(a) > 1 and len(b) > 1:
-                    lo, hi = interval(a, b, rng)
+                    lo, hi = report_args.interval(a, b, rng)
                     d = statistics.median(b) - statistics.median(a)
                     diffs.append(f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
                 else:

@@ -15,7 +15,9 @@
 #            rounds (default 3; an exit crash shows in some rounds only)
 #   timport  `import torch` timed under NVIDIA's, ours through
 #            with-cudart.sh and ours with each of its parts
-#            (pytorch/import-probe.sh)
+#            (pytorch/import-probe.sh), TIMPORT_ROUNDS rounds (default
+#            5; IMPORT_LABELS picks ways of running, TIMPORT_S_PER_ROUND
+#            sets the time allowed a round, default 30)
 #   diag     the diagnostics cases (c-samples/diag/run.py)
 #   harness  the differential harness in GPU mode (harness-run.sh)
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
@@ -79,7 +81,8 @@ torch_rounds=${TORCH_ROUNDS:-3}
 part torch $((torch_rounds * 70 + 90)) bash "$gb/pytorch/run.sh" "$gb/lib" "$rest/torch" "$torch_rounds"
 
 # Where `import torch` spends its time under each runtime and launcher part.
-part timport 160 bash "$gb/pytorch/import-probe.sh" "$gb/lib" "$rest/timport" 5
+timport_rounds=${TIMPORT_ROUNDS:-5}
+part timport $((timport_rounds * ${TIMPORT_S_PER_ROUND:-30} + 30)) bash "$gb/pytorch/import-probe.sh" "$gb/lib" "$rest/timport" "$timport_rounds"
 
 part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/diag.json"
 

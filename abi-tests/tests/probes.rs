@@ -574,3 +574,76 @@ fn bench_lazy_report_of_the_h200_run() {
         ],
     );
 }
+
+/// pytorch/import-probe.sh (gpu-all.sh's `timport` part) with a stand-in
+/// `torch` package on PYTHONPATH (the real one is on the GPU machine only)
+/// and our library: every way of running in every round, each process's
+/// timings and module list kept, read by scripts/timport-report.py.
+#[test]
+fn import_probe_and_report() {
+    let dir = scratch("probes-timport");
+    let pkg = dir.join("py/torch");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("__init__.py"), "import json\nimport ctypes\n").expect("stand-in");
+    let out = dir.join("timport");
+    let py = run_ok(
+        Command::new("bash")
+            .arg(repo_root().join("pytorch/import-probe.sh"))
+            .arg(our_lib_dir())
+            .arg(&out)
+            .arg("2")
+            .env("PYTHONPATH", dir.join("py"))
+            .env_remove("LD_PRELOAD")
+            .env_remove("IMPORT_LABELS"),
+    );
+    let summary = String::from_utf8_lossy(&py.stdout);
+    let times = std::fs::read_to_string(out.join("times.txt")).expect("times.txt");
+    for label in ["nvidia", "ours", "preload", "pre+pypath", "pre+ldpath"] {
+        let lines: Vec<&str> = times
+            .lines()
+            .filter(|l| l.split(' ').next() == Some(label))
+            .collect();
+        assert_eq!(lines.len(), 2, "{label}:\n{times}");
+        assert_eq!(lines[0].split(' ').count(), 7, "{}", lines[0]);
+        for round in ["1", "2"] {
+            let it = std::fs::read_to_string(out.join(format!("it/{label}.{round}.txt")))
+                .expect("module timings");
+            assert!(it.contains("| torch\n"), "{label} {round}:\n{it}");
+        }
+        assert!(summary.contains(&format!("{label:<11} n=2 ")), "{summary}");
+    }
+    let r = run_ok(
+        Command::new("python3")
+            .arg(repo_root().join("scripts/timport-report.py"))
+            .arg(&out),
+    );
+    let r = String::from_utf8_lossy(&r.stdout);
+    assert!(r.contains("| nvidia | 2 | "), "{r}");
+    assert!(r.contains("| pre+ldpath | 2 | "), "{r}");
+    assert!(r.contains("| ours | ") && r.contains("] ("), "{r}");
+    assert!(
+        r.contains("| module | NVIDIA | ours | ours - NVIDIA [95 %] |"),
+        "{r}"
+    );
+    assert_eq!(r.matches("\n| `").count(), 12, "{r}");
+}
+
+/// The report of the 22:25 UTC eager run on the H200 (10 processes per
+/// runtime, every runtime under CUDA_MODULE_LOADING=EAGER, `ours-ctxload`
+/// bench/experiments/eager-load-with-context-current.patch): the rows
+/// findings 13 and 14 quote, the differences taken against the runtime
+/// named `nvidia+...`.
+#[test]
+fn firstlaunch_report_of_the_h200_eager_run() {
+    report_has(
+        "docs/traces/firstlaunch-2026-12-03-2225-eager.out",
+        &[
+            "| launch | 39.9 (10) | 49.3 (10) | 177.1 (10) | +9.4 [+3.1, +18.1] | +137.2 [+122.6, +161.9] |",
+            "| first_launch | 60.2 (10) | 64.4 (10) | 204.4 (10) | +4.2 [-0.9, +15.1] | +144.2 [+100.5, +183.6] |",
+            "| cuCtxSetCurrent |  | 120.0 (10) | 1.7 (10) |  |  |",
+            "| between_calls |  | 61.3 (10) | 188.0 (10) |  |  |",
+            "| bigpages | ours+CUDA_MODULE_LOADING=EAGER | `libcuda.so.580.159.04:x` | 56+16 (10), 236+16 (10) |",
+            "| bigpages | nvidia+CUDA_MODULE_LOADING=EAGER | `libcuda.so.580.159.04:x` | 236+16 (10) |",
+        ],
+    );
+}
