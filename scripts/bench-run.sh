@@ -313,6 +313,11 @@ def file_info(path):
         return {"path": path, "error": str(e)}
 
 
+def wheel_cudart(path):
+    """NVIDIA's libcudart.so.13 as shipped in the nvidia-cuda-runtime wheel."""
+    return path.replace(os.sep, "/").endswith("/site-packages/nvidia/cu13/lib/libcudart.so.13")
+
+
 def median(xs):
     return statistics.median(xs) if xs else None
 
@@ -401,7 +406,11 @@ for d in sorted(glob.glob(os.path.join(work, "runs", "*", "*", "r*"))):
                 libs.extend(x for x in p.split(",") if x and x != "?")
     run["libcudart"] = sorted(set(os.path.realpath(p) for p in libs))
     want = os.path.realpath(os.path.join(LIBDIR.get(rt, ours_lib), "libcudart.so.13"))
-    run["libcudart_ok"] = bool(run["libcudart"]) and all(p == want for p in run["libcudart"])
+    # torch under NVIDIA's runtime is plain python3: it loads the copy of
+    # NVIDIA's libcudart.so.13 from torch's own wheel (nvidia/cu13/lib), as intended.
+    run["libcudart_ok"] = bool(run["libcudart"]) and all(
+        p == want or (prog == "torch" and rt == "nvidia" and wheel_cudart(p))
+        for p in run["libcudart"])
     if not run["skipped"] and run["rc"] not in (0, None) and not run["errors"]:
         run["errors"].append("exit status %s%s" % (run["rc"], " (timeout)" if run["timed_out"] else ""))
     runs.append(run)
