@@ -44,7 +44,7 @@
 #                        recorded as such (default 330)
 #   BENCH_ONLY           space-separated program ids to run (default: all):
 #                        launch calls memory streams graph ctx lazy eager reg
-#                        regfloor torch
+#                        regfloor torch torch_ops
 #   BENCH_REP_MS, BENCH_REPS, BENCH_FILTER   passed to the programs (bench.h)
 set -uo pipefail
 
@@ -99,6 +99,7 @@ prog eager "$startup_reps" 30 startup.k2000_eager.process_wall ./bench_lazy CUDA
 prog reg "$startup_reps" 30 registration.k10000.process_wall ./bench_reg
 prog regfloor "$startup_reps" 30 - ./bench_reg BENCH_REG_ONLY=1 floor
 prog torch 1 120 torch.process_wall "python3 torch_first_op.py"
+prog torch_ops 1 120 - "python3 torch_ops.py"
 if [[ -n ${BENCH_ONLY:-} ]]; then
   keep=" $BENCH_ONLY "
   for i in "${!P_ID[@]}"; do
@@ -188,7 +189,7 @@ run_one() {
   (( t > left )) && t=$left
   echo "$t" >"$dir/timeout"
   local -a envs=(-u CUDART_TRACE -u CUDART_TRACE_FILE -u CUDA_MODULE_LOADING -u LD_PRELOAD)
-  if [[ $id == torch ]]; then
+  if [[ $id == torch* ]]; then
     # shellcheck disable=SC2206  # VAR=VALUE words (paths without spaces)
     [[ $rt != nvidia ]] && envs+=(${torch_env[$rt]:-LD_PRELOAD=$libdir/libcudart.so.13})
   else
@@ -237,7 +238,7 @@ for d in "$nv_lib" "$ours_lib"; do
   warm "bench_ctx ($d)" 30 LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ./bench_ctx
 done
 for i in "${!P_ID[@]}"; do
-  [[ ${P_ID[$i]} == torch ]] && warm "import torch" 120 python3 -c "import torch"
+  [[ ${P_ID[$i]} == torch* ]] && { warm "import torch" 120 python3 -c "import torch"; break; }
 done
 
 section "runs"
@@ -409,7 +410,7 @@ for d in sorted(glob.glob(os.path.join(work, "runs", "*", "*", "r*"))):
     # torch under NVIDIA's runtime is plain python3: it loads the copy of
     # NVIDIA's libcudart.so.13 from torch's own wheel (nvidia/cu13/lib), as intended.
     run["libcudart_ok"] = bool(run["libcudart"]) and all(
-        p == want or (prog == "torch" and rt == "nvidia" and wheel_cudart(p))
+        p == want or (prog.startswith("torch") and rt == "nvidia" and wheel_cudart(p))
         for p in run["libcudart"])
     if not run["skipped"] and run["rc"] not in (0, None) and not run["errors"]:
         run["errors"].append("exit status %s%s" % (run["rc"], " (timeout)" if run["timed_out"] else ""))
