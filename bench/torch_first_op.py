@@ -6,6 +6,8 @@ Prints BENCH lines (bench/README.md); `--list` prints the declarations.
 import sys
 import time
 
+from torchbench import info_line
+
 NAMES = ("torch.import", "torch.first_cuda_op", "torch.import+first_cuda_op")
 
 if len(sys.argv) > 1 and sys.argv[1] == "--list":
@@ -30,17 +32,7 @@ except Exception as e:  # noqa: BLE001
     print("BENCH_ERROR torch.first_cuda_op -1 %s %s" % (type(e).__name__, str(e).replace("\n", " ")[:300]))
     sys.exit(8)
 
-libs = []
-try:
-    with open("/proc/self/maps") as f:
-        for line in f:
-            if "libcudart" in line:
-                p = line.split()[-1]
-                if p not in libs:
-                    libs.append(p)
-except OSError:
-    pass
-print("INFO torch %s cuda %s libcudart %s" % (torch.__version__, torch.version.cuda, ",".join(libs) or "?"))
+print(info_line(torch))
 print("BENCH torch.import %.6g ms 1" % ((t1 - t0) * 1e3))
 print("BENCH torch.first_cuda_op %.6g ms 1" % ((t2 - t1) * 1e3))
 print("BENCH torch.import+first_cuda_op %.6g ms 1" % ((t2 - t0) * 1e3))

@@ -11,9 +11,9 @@ PyTorch's own kernels, launched by libtorch_cuda through the runtime's
 Every result is checked. Prints BENCH lines (bench/README.md); `--list`
 prints the declarations.
 """
-import statistics
 import sys
-import time
+
+from torchbench import emit, info_line, time_reps
 
 REPS = 7
 N = 2000
@@ -32,12 +32,6 @@ if len(sys.argv) > 1 and sys.argv[1] == "--list":
     for n, u in BENCHES:
         print("BENCH_DECL %s %s" % (n, u))
     sys.exit(0)
-
-
-def emit(name, per_op_ns):
-    med = statistics.median(per_op_ns)
-    print("BENCH %s %.6g ns %d min=%.6g max=%.6g" % (name, med, len(per_op_ns), min(per_op_ns),
-                                                    max(per_op_ns)))
 
 
 def error(name, what):
@@ -59,17 +53,7 @@ try:
     for _ in range(N):  # warm-up: the kernel's lazy load, the caching allocator
         x.add_(1.0)
     sync()
-    host, total = [], []
-    for _ in range(REPS):
-        sync()
-        t0 = time.perf_counter_ns()
-        for _ in range(N):
-            x.add_(1.0)
-        t1 = time.perf_counter_ns()
-        sync()
-        t2 = time.perf_counter_ns()
-        host.append((t1 - t0) / N)
-        total.append((t2 - t0) / N)
+    host, total = time_reps(lambda: x.add_(1.0), N, REPS, sync)
     want = float(N * (REPS + 1))
     got = float(x.item())
     if got != want:
@@ -88,18 +72,16 @@ try:
     a = torch.arange(4096, device="cuda", dtype=torch.float32)
     b = torch.full((4096,), 2.0, device="cuda")
     for _ in range(N // 2):
-        y = a * b + a
+        a * b + a
     sync()
-    host = []
-    for _ in range(REPS):
-        sync()
-        t0 = time.perf_counter_ns()
-        for _ in range(N // 2):
-            y = a * b + a
-        t1 = time.perf_counter_ns()
-        host.append((t1 - t0) / N)  # two ops per iteration
-    sync()
-    if not torch.equal(y, a * 3):
+    last = [None]
+
+    def mul_add():
+        last[0] = a * b + a
+
+    # Two operations per step; the last result is checked.
+    host, _ = time_reps(mul_add, N // 2, REPS, sync, per=N)
+    if not torch.equal(last[0], a * 3):
         failed = True
         error("torch_ops.mul_add.4096", "wrong-result")
     else:
@@ -125,17 +107,7 @@ try:
     for _ in range(10):
         g.replay()
     sync()
-    host, total = [], []
-    for _ in range(REPS):
-        sync()
-        t0 = time.perf_counter_ns()
-        for _ in range(GRAPH_N):
-            g.replay()
-        t1 = time.perf_counter_ns()
-        sync()
-        t2 = time.perf_counter_ns()
-        host.append((t1 - t0) / GRAPH_N)
-        total.append((t2 - t0) / GRAPH_N)
+    host, total = time_reps(g.replay, GRAPH_N, REPS, sync)
     want = float(3 + GRAPH_OPS * (10 + REPS * GRAPH_N))
     got = float(g_x.item())
     if got != want:
@@ -148,15 +120,5 @@ except Exception as e:  # noqa: BLE001
     failed = True
     error("torch_ops.graph_replay.100_add_", "%s %s" % (type(e).__name__, e))
 
-libs = []
-try:
-    with open("/proc/self/maps") as f:
-        for line in f:
-            if "libcudart" in line:
-                p = line.split()[-1]
-                if p not in libs:
-                    libs.append(p)
-except OSError:
-    pass
-print("INFO torch %s cuda %s libcudart %s" % (torch.__version__, torch.version.cuda, ",".join(libs) or "?"))
+print(info_line(torch))
 sys.exit(9 if failed else 0)
