@@ -11,7 +11,7 @@
 #                                      launch and call benchmarks (issue 4)
 #   bench-bundle/bin/                  bench_* programs, libreg10k.so,
 #                                      libreg0.so, torch_first_op.py, torch_ops.py,
-#                                      torchbench.py (their helpers)
+#                                      torchbench.py (their helpers), torch_calls.py
 #   bench-bundle/nullrt/libcudart.so.13  a no-op runtime: the registration floor
 #   bench-bundle/bench-run.sh          copy of scripts/bench-run.sh
 #   bench-bundle/BUILD-INFO            commit, dates, tool versions, build time
@@ -62,7 +62,7 @@ strip --strip-debug "$bundle/lib/libcudart.so.13"
 cp -L "$lib_nt" "$bundle/lib-notrace/libcudart.so.13"
 strip --strip-debug "$bundle/lib-notrace/libcudart.so.13"
 cp "$build"/bin/bench_* "$build"/bin/libreg10k.so "$build"/bin/libreg0.so \
-  "$build"/bin/torch_first_op.py "$build"/bin/torch_ops.py "$build"/bin/torchbench.py "$build"/bin/drvtrace.so "$build"/bin/ioctltrace.so "$build"/bin/probe_* \
+  "$build"/bin/torch_first_op.py "$build"/bin/torch_ops.py "$build"/bin/torchbench.py "$build"/bin/torch_calls.py "$build"/bin/drvtrace.so "$build"/bin/ioctltrace.so "$build"/bin/probe_* \
   "$build"/bin/k0.fatbin "$build"/bin/k0.cubin "$build"/bin/r99*.fatbin "$build"/bin/r99.cubin "$build"/bin/k2000.fatbin \
   "$bundle/bin/"
 strip --strip-debug "$bundle"/bin/bench_* "$bundle"/bin/probe_* "$bundle"/bin/*.so
