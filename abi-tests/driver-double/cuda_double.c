@@ -171,6 +171,7 @@ struct obj {
     int primary;
     int refs;              /* primary: retain count */
     int active;            /* primary: initialised (retained, not reset) */
+    unsigned long long id; /* context: its id (cuCtxGetId), new at each activation */
     unsigned int flags;    /* ctx, stream, event flags */
     size_t limits[10];
     unsigned limits_set;   /* bit i: limits[i] was set */
@@ -251,6 +252,10 @@ static struct obj *find_obj(const void *h, enum kind k) {
 }
 
 static const char *ctx_label(struct obj *c) { return c ? c->label : "-"; }
+
+/* Context ids: unique for the process's life, as the real driver's (a
+ * primary context reset and retained again keeps its handle, gets a new id). */
+static unsigned long long g_ctx_ids;
 
 static int devices(void) {
     if (g_device_count < 0) {
@@ -844,6 +849,7 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice d) {
         p->refs++;
         if (!p->active) {
             p->active = 1;
+            p->id = ++g_ctx_ids;
             p->limits_set = 0;
         }
         *pctx = p;
@@ -936,6 +942,7 @@ EXPORT CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsig
         c->device = d;
         c->flags = flags;
         c->active = 1;
+        c->id = ++g_ctx_ids;
         t_stack[t_depth++] = c;
         *pctx = c;
         lput(&l, " -> ctx=%s", c->label);
@@ -970,6 +977,21 @@ EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
     if (!rc) rc = need_init();
     unlock();
     if (!rc) { *pctx = current(); lput(&l, " -> ctx=%s", ctx_label(*pctx)); }
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuCtxGetId(CUcontext ctx, unsigned long long *id) {
+    struct line l;
+    lstart(&l, "cuCtxGetId");
+    lock();
+    struct obj *c = ctx ? find_obj(ctx, K_CTX) : current();
+    lput(&l, " ctx=%s", ctx ? (c ? c->label : "bad") : "current");
+    CUresult rc = need_init();
+    if (!rc && !id) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && !c) rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (!rc) rc = check_ctx_alive(c);
+    if (!rc) { *id = c->id; lput(&l, " -> id=%llu", c->id); }
+    unlock();
     return done(&l, rc);
 }
 
@@ -2018,6 +2040,7 @@ static const struct proc g_procs[] = {
     P("cuCtxSetLimit", cuCtxSetLimit, NULL, 3010),
     P("cuCtxGetLimit", cuCtxGetLimit, NULL, 3010),
     P("cuCtxGetApiVersion", cuCtxGetApiVersion, NULL, 3020),
+    P("cuCtxGetId", cuCtxGetId, NULL, 12000),
     P("cuLibraryLoadData", cuLibraryLoadData, NULL, 12000),
     P("cuLibraryUnload", cuLibraryUnload, NULL, 12000),
     P("cuLibraryGetKernel", cuLibraryGetKernel, NULL, 12000),

@@ -311,8 +311,14 @@ fn vecadd_lazy_loading() {
         r.calls("cuLibraryGetKernel") == ["cuLibraryGetKernel lib=L1 name=_Z3addPii -> K1"],
         "exactly one cuLibraryGetKernel, for the launched kernel only",
     );
+    // The kernel's function in P0, resolved once for the three launches
+    // (the driver would resolve a CUkernel on every launch).
+    r.check(
+        r.calls("cuKernelGetFunction") == ["cuKernelGetFunction K1 ctx=P0 -> F1"],
+        "exactly one cuKernelGetFunction, for the launched kernel in P0",
+    );
     let launches = r.calls("cuLaunchKernel");
-    let want = format!("cuLaunchKernel K1 {LAUNCH_ADD} stream=0 ctx=P0");
+    let want = format!("cuLaunchKernel F1 {LAUNCH_ADD} stream=0 ctx=P0");
     r.check(launches.len() == 3, "three cuLaunchKernel lines expected");
     r.check(
         launches.iter().all(|l| *l == want),
@@ -524,7 +530,7 @@ fn set_device_1_retains_device_1() {
     let launches = r.calls("cuLaunchKernel");
     r.check(
         launches
-            == ["cuLaunchKernel K1 name=_Z3addPii grid=2,1,1 block=2,1,1 smem=0 stream=0 ctx=P1"],
+            == ["cuLaunchKernel F1 name=_Z3addPii grid=2,1,1 block=2,1,1 smem=0 stream=0 ctx=P1"],
         "one launch in P1 expected",
     );
 }

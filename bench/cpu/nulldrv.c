@@ -35,6 +35,13 @@ static CUresult cuDevicePrimaryCtxGetState(int dev, unsigned *flags, int *active
 }
 static CUresult cuCtxGetCurrent(CUcontext *c) { *c = t_current; return 0; }
 static CUresult cuCtxSetCurrent(CUcontext c) { t_current = c; return 0; }
+/* The current context's id (NULL: the current one); 201 when none. */
+static CUresult cuCtxGetId(CUcontext c, unsigned long long *id) {
+  if (!c) c = t_current;
+  if (!c) return 201;
+  *id = 1;
+  return 0;
+}
 static CUresult cuCtxGetDevice(int *d, CUcontext c) { (void)c; *d = 0; return 0; }
 static CUresult cuLibraryLoadData(void **lib, const void *code, void *a, void *b, unsigned n,
                                   void *c, void *d, unsigned m) {
@@ -103,6 +110,7 @@ static const struct { const char *name; void *fn; } table[] = {
     {"cuDevicePrimaryCtxSetFlags", (void *)ok},
     {"cuDevicePrimaryCtxReset", (void *)ok},
     {"cuCtxGetCurrent", (void *)cuCtxGetCurrent},
+    {"cuCtxGetId", (void *)cuCtxGetId},
     {"cuCtxSetCurrent", (void *)cuCtxSetCurrent},
     {"cuCtxGetDevice", (void *)cuCtxGetDevice},
     {"cuCtxSynchronize", (void *)ok},

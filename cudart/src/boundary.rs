@@ -31,6 +31,10 @@ pub enum Needs {
     Driver,
     /// A current context on this thread (lazily the primary context).
     Context,
+    /// A kernel launch: as `Context`, but the launch finds the context
+    /// itself ([`crate::context::ensure_id`]), whose id keys the thread's
+    /// function cache.
+    Launch,
     /// `cudaGetLastError`/`cudaPeekAtLastError`: the driver is loaded if
     /// it can be (errors are not returned by the preparation), and the
     /// error they return is not recorded again.
@@ -293,7 +297,7 @@ fn run<V>(
     needs: Needs,
     body: impl Fn() -> Result<V, cudaError_t>,
 ) -> Result<V, cudaError_t> {
-    let mut again = needs == Needs::Context;
+    let mut again = matches!(needs, Needs::Context | Needs::Launch);
     loop {
         let result = match catch_unwind(AssertUnwindSafe(|| {
             prepare(needs)?;
@@ -384,6 +388,10 @@ fn prepare(needs: Needs) -> Result<(), cudaError_t> {
             }
             context::ensure().map(|_| ())
         }
+        Needs::Launch => match refusal() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        },
     }
 }
 

@@ -39,7 +39,7 @@
 
 use crate::abi::{cudaDeviceAttr, cudaDeviceProp, cudaError_t};
 use crate::boundary::{In, Out};
-use crate::driver::{self, CUcontext, CUdevice, Driver};
+use crate::driver::{self, CUcontext, CUdevice, CUresult, Driver};
 use crate::{handles, trace};
 use once_cell::sync::OnceCell;
 use parking_lot::Mutex;
@@ -160,6 +160,35 @@ pub fn ensure() -> Result<CUcontext, cudaError_t> {
         return Ok(cur);
     }
     bind_lazily(drv)
+}
+
+/// The id of the context a launch runs in (`cuCtxGetId`: unique for the
+/// process's life, where a context's handle is not: a primary context
+/// reset and retained again keeps its handle), binding the primary
+/// context first if none is current: [`ensure`] for launches, whose
+/// function cache is keyed by it. One driver call when a context is
+/// current and the runtime never released one; else [`ensure`] first.
+/// `None` when this driver has no `cuCtxGetId`: the launch then takes the
+/// kernel handle.
+#[inline(always)]
+pub fn ensure_id() -> Result<Option<u64>, cudaError_t> {
+    let drv = driver::get()?;
+    let mut id = 0u64;
+    if !ANY_RESET.load(Ordering::Relaxed)
+        && drv.cuCtxGetId(std::ptr::null_mut(), &mut id) == CUresult::SUCCESS
+    {
+        return Ok(Some(id));
+    }
+    ensure_id_slow(drv)
+}
+
+/// [`ensure_id`] without a live current context, or after a release.
+#[cold]
+#[inline(never)]
+fn ensure_id_slow(drv: &'static Driver) -> Result<Option<u64>, cudaError_t> {
+    ensure()?;
+    let mut id = 0u64;
+    Ok((drv.cuCtxGetId(std::ptr::null_mut(), &mut id) == CUresult::SUCCESS).then_some(id))
 }
 
 /// No usable context on this thread: the primary context of the thread's

@@ -152,11 +152,25 @@ fn launch_kernel(
         .ok()
 }
 
+/// What a launch hands to the driver for `func` (a kernel handle or a host
+/// stub) in the context `ctx` from [`crate::context::ensure_id`] (the
+/// context step of every launch: the current context, or the primary
+/// context bound lazily): the kernel's function there
+/// ([`registry::launch_function`]); the kernel handle where the driver
+/// gives no context id.
+#[inline(always)]
+fn launch_target(func: *const c_void, ctx: Option<u64>) -> Result<CUkernel, cudaError_t> {
+    match ctx {
+        Some(ctx) => registry::launch_function(func, ctx),
+        None => registry::launch_handle(func),
+    }
+}
+
 /// `__cudaLaunchKernel` (nvcc's stubs) and `cudaLaunchKernel`: `func` is a
-/// kernel handle or a host stub. Inlined into each export: after the
-/// boundary's context check, a launch is two relaxed loads (dead streams,
-/// the registry's generation), the thread's launch cache, and the
-/// driver's `cuLaunchKernel`; no lock, no allocation.
+/// kernel handle or a host stub. Inlined into each export: a launch is the
+/// context's id (one driver call), two relaxed loads (dead streams, the
+/// registry's generation), the thread's launch cache, and the driver's
+/// `cuLaunchKernel` on the kernel's function; no lock, no allocation.
 #[inline(always)]
 pub fn launch(
     func: *const c_void,
@@ -167,9 +181,10 @@ pub fn launch(
     stream: cudaStream_t,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    let ctx = crate::context::ensure_id()?;
     // A stream that died with a reset context never reaches the driver.
     crate::context::check_stream(stream)?;
-    let k = registry::launch_handle(func)
+    let k = launch_target(func, ctx)
         .inspect_err(|&e| explain_failure(func, std::ptr::null_mut(), grid, block, shared, e))?;
     launch_kernel(k, grid, block, args, shared, stream, per_thread)
         .inspect_err(|&e| explain_failure(func, k, grid, block, shared, e))
@@ -324,11 +339,12 @@ pub fn launch_ex(
     args: *mut *mut c_void,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
+    let ctx = crate::context::ensure_id()?;
     let c = config.read()?;
     if c.numAttrs > 0 && c.attrs.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let k = registry::launch_handle(func)?;
+    let k = launch_target(func, ctx)?;
     let cfg = CuLaunchConfig {
         grid: [c.gridDim.x, c.gridDim.y, c.gridDim.z],
         block: [c.blockDim.x, c.blockDim.y, c.blockDim.z],

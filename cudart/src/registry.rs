@@ -625,47 +625,69 @@ thread_local! {
 /// Sets of the thread-local launch cache (two entries each).
 const CACHE_SETS: usize = 64;
 
-/// Launch handle (host stub or kernel handle) -> driver kernel, per
-/// thread: 64 sets of 2, no destructor (launches from exit handlers and
-/// static destructors use it too), emptied when [`GENERATION`] moves.
+/// One entry of the launch cache: what a launch handle resolved to, and
+/// the kernel's function in the context it last launched in.
+#[derive(Copy, Clone)]
+struct Slot {
+    /// The launch handle (host stub or kernel handle); 0: empty.
+    key: usize,
+    /// The driver kernel (`CUkernel`).
+    kernel: usize,
+    /// The id of the context `func` belongs to (`cuCtxGetId`); 0: none.
+    ctx: u64,
+    /// The kernel's `CUfunction` in that context.
+    func: usize,
+}
+
+const EMPTY: Slot = Slot {
+    key: 0,
+    kernel: 0,
+    ctx: 0,
+    func: 0,
+};
+
+/// Launch handle (host stub or kernel handle) -> driver kernel and its
+/// function in one context, per thread: 64 sets of 2, no destructor
+/// (launches from exit handlers and static destructors use it too),
+/// emptied when [`GENERATION`] moves.
 struct LaunchCache {
     generation: Cell<u64>,
-    sets: [[Cell<(usize, usize)>; 2]; CACHE_SETS],
+    sets: [[Cell<Slot>; 2]; CACHE_SETS],
 }
 
 impl LaunchCache {
     #[inline(always)]
-    fn set_of(&self, key: usize) -> &[Cell<(usize, usize)>; 2] {
+    fn set_of(&self, key: usize) -> &[Cell<Slot>; 2] {
         &self.sets[(mix(key as u64) >> (64 - CACHE_SETS.trailing_zeros())) as usize]
     }
 
     #[inline(always)]
-    fn get(&self, key: usize, generation: u64) -> Option<usize> {
+    fn get(&self, key: usize, generation: u64) -> Option<Slot> {
         if self.generation.get() != generation {
             return None;
         }
         let set = self.set_of(key);
-        let (k0, v0) = set[0].get();
-        if k0 == key {
-            return Some(v0);
+        let s0 = set[0].get();
+        if s0.key == key {
+            return Some(s0);
         }
-        let (k1, v1) = set[1].get();
-        (k1 == key).then_some(v1)
+        let s1 = set[1].get();
+        (s1.key == key).then_some(s1)
     }
 
-    fn insert(&self, key: usize, value: usize, generation: u64) {
+    fn insert(&self, slot: Slot, generation: u64) {
         if self.generation.get() != generation {
             for set in &self.sets {
-                set[0].set((0, 0));
-                set[1].set((0, 0));
+                set[0].set(EMPTY);
+                set[1].set(EMPTY);
             }
             self.generation.set(generation);
         }
-        let set = self.set_of(key);
-        if set[0].get().0 != key {
+        let set = self.set_of(slot.key);
+        if set[0].get().key != slot.key {
             set[1].set(set[0].get());
         }
-        set[0].set((key, value));
+        set[0].set(slot);
     }
 }
 
@@ -673,10 +695,16 @@ thread_local! {
     static LAUNCH_CACHE: LaunchCache = const {
         LaunchCache {
             generation: Cell::new(0),
-            sets: [const { [const { Cell::new((0, 0)) }; 2] }; CACHE_SETS],
+            sets: [const { [const { Cell::new(EMPTY) }; 2] }; CACHE_SETS],
         }
     };
 }
+
+/// The kernel behind each function a launch resolved (`CUfunction` ->
+/// `CUkernel`): a kernel node captured from a launch holds the function,
+/// and its parameters report the host stub (see [`stub_for_kernel`]).
+/// Emptied with the launch caches.
+static FUNCTIONS: Lazy<Mutex<AddrMap<usize>>> = Lazy::new(Default::default);
 
 fn name_of(ptr: usize) -> &'static CStr {
     // SAFETY: `ptr` was checked non-null at registration and points to the
@@ -1271,6 +1299,7 @@ pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
         }
     }
     GENERATION.fetch_add(1, Ordering::Release);
+    FUNCTIONS.lock().clear();
     drop(reg);
     if crate::diagnose::enabled() {
         let origin = trace::origin_of(fb.wrapper);
@@ -1332,16 +1361,41 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
     }
     let generation = GENERATION.load(Ordering::Acquire);
     let key = h as usize;
-    if let Some(k) = LAUNCH_CACHE.with(|c| c.get(key, generation)) {
-        return Ok(k as CUkernel);
+    if let Some(s) = LAUNCH_CACHE.with(|c| c.get(key, generation)) {
+        return Ok(s.kernel as CUkernel);
     }
-    launch_handle_miss(key, generation)
+    launch_handle_miss(key, generation).map(|s| s.kernel as CUkernel)
+}
+
+/// What a launch hands to `cuLaunchKernel` in the context with id `ctx`
+/// ([`crate::context::ensure_id`]): the kernel's `CUfunction` there. The
+/// driver resolves a `CUkernel` to the current context's function on
+/// every launch (60-80 ns on the H200, `bench/experiments/
+/// kernel_vs_function.cu`); the thread's launch cache does it once per
+/// kernel and context. Context ids are never reused, so a function of a
+/// destroyed context is never found again; library unloads empty the
+/// caches ([`GENERATION`]). Where the driver gives no function the kernel
+/// is launched as before, and the driver answers.
+#[inline]
+pub fn launch_function(h: *const c_void, ctx: u64) -> Result<*mut c_void, cudaError_t> {
+    if h.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
+    }
+    let generation = GENERATION.load(Ordering::Acquire);
+    let key = h as usize;
+    let slot = match LAUNCH_CACHE.with(|c| c.get(key, generation)) {
+        Some(s) if s.ctx == ctx && s.func != 0 => return Ok(s.func as *mut c_void),
+        Some(s) => s,
+        None => launch_handle_miss(key, generation)?,
+    };
+    Ok(function_miss(slot, ctx, generation))
 }
 
 /// Kernel handles went away outside the registry (`cudaLibraryUnload`):
 /// the threads' launch caches drop what they resolved.
 pub fn kernels_went_away() {
     GENERATION.fetch_add(1, Ordering::Release);
+    FUNCTIONS.lock().clear();
 }
 
 /// [`launch_handle`] on a miss: the registry, then the cache. The
@@ -1349,7 +1403,7 @@ pub fn kernels_went_away() {
 /// away meanwhile empty the cache at the next launch.
 #[cold]
 #[inline(never)]
-fn launch_handle_miss(key: usize, generation: u64) -> Result<CUkernel, cudaError_t> {
+fn launch_handle_miss(key: usize, generation: u64) -> Result<Slot, cudaError_t> {
     let k = match kernel_for_stub(key as *const c_void) {
         Some(kernel) => kernel.handle()?,
         // A kernel of a library unloaded through the runtime, or a live
@@ -1360,8 +1414,43 @@ fn launch_handle_miss(key: usize, generation: u64) -> Result<CUkernel, cudaError
             key as CUkernel
         }
     };
-    LAUNCH_CACHE.with(|c| c.insert(key, k as usize, generation));
-    Ok(k)
+    let slot = Slot {
+        key,
+        kernel: k as usize,
+        ..EMPTY
+    };
+    LAUNCH_CACHE.with(|c| c.insert(slot, generation));
+    Ok(slot)
+}
+
+/// [`launch_function`] for a kernel not yet resolved in context `ctx` on
+/// this thread: `cuKernelGetFunction` (which loads the kernel's module
+/// into the context if it is not there yet), then the cache. If the
+/// driver gives no function, the kernel itself, uncached: its launch
+/// then fails (or succeeds) as the driver decides, as before.
+#[cold]
+#[inline(never)]
+fn function_miss(slot: Slot, ctx: u64, generation: u64) -> *mut c_void {
+    let kernel = slot.kernel as CUkernel;
+    let Ok(drv) = driver::get() else {
+        return kernel;
+    };
+    let mut f: driver::CUfunction = std::ptr::null_mut();
+    if drv.cuKernelGetFunction(&mut f, kernel) != driver::CUresult::SUCCESS || f.is_null() {
+        return kernel;
+    }
+    FUNCTIONS.lock().insert(f as usize, slot.kernel);
+    LAUNCH_CACHE.with(|c| {
+        c.insert(
+            Slot {
+                ctx,
+                func: f as usize,
+                ..slot
+            },
+            generation,
+        )
+    });
+    f
 }
 
 /// The registered host stub whose kernel resolved to `k`, if any: what
@@ -1373,6 +1462,11 @@ pub fn stub_for_kernel(k: CUkernel) -> Option<*mut c_void> {
     if k.is_null() {
         return None;
     }
+    // A function a launch resolved (a node captured from that launch).
+    let k = FUNCTIONS
+        .lock()
+        .get(&(k as usize))
+        .map_or(k, |&kernel| kernel as CUkernel);
     let reg = REGISTRY.read();
     let found = reg.fatbins.values().find_map(|rec| {
         let i = rec.handles.position(k)?;
@@ -1650,8 +1744,14 @@ mod tests {
     fn the_launch_cache_keeps_two_per_set_and_empties_on_a_new_generation() {
         let c = LaunchCache {
             generation: Cell::new(0),
-            sets: [const { [const { Cell::new((0, 0)) }; 2] }; CACHE_SETS],
+            sets: [const { [const { Cell::new(EMPTY) }; 2] }; CACHE_SETS],
         };
+        let slot = |key: usize, kernel: usize| Slot {
+            key,
+            kernel,
+            ..EMPTY
+        };
+        let kernel = |s: Option<Slot>| s.map(|s| s.kernel);
         // Keys of one set.
         let set = |k: usize| (mix(k as u64) >> (64 - CACHE_SETS.trailing_zeros())) as usize;
         let mut same = (1usize..).filter(|&k| set(k) == set(1));
@@ -1660,17 +1760,38 @@ mod tests {
             same.next().unwrap(),
             same.next().unwrap(),
         );
-        c.insert(k1, 11, 5);
-        c.insert(k2, 22, 5);
-        assert_eq!((c.get(k1, 5), c.get(k2, 5)), (Some(11), Some(22)));
-        c.insert(k3, 33, 5);
+        c.insert(slot(k1, 11), 5);
+        c.insert(slot(k2, 22), 5);
         assert_eq!(
-            (c.get(k1, 5), c.get(k2, 5), c.get(k3, 5)),
+            (kernel(c.get(k1, 5)), kernel(c.get(k2, 5))),
+            (Some(11), Some(22))
+        );
+        c.insert(slot(k3, 33), 5);
+        assert_eq!(
+            (
+                kernel(c.get(k1, 5)),
+                kernel(c.get(k2, 5)),
+                kernel(c.get(k3, 5))
+            ),
             (None, Some(22), Some(33))
         );
-        assert_eq!(c.get(k3, 6), None, "another generation misses");
-        c.insert(k1, 11, 6);
-        assert_eq!((c.get(k1, 6), c.get(k3, 6)), (Some(11), None));
+        assert!(c.get(k3, 6).is_none(), "another generation misses");
+        c.insert(slot(k1, 11), 6);
+        assert_eq!(
+            (kernel(c.get(k1, 6)), kernel(c.get(k3, 6))),
+            (Some(11), None)
+        );
+        // A function for a context replaces the key's entry in place.
+        c.insert(
+            Slot {
+                ctx: 7,
+                func: 0x77,
+                ..slot(k1, 11)
+            },
+            6,
+        );
+        let s = c.get(k1, 6).unwrap();
+        assert_eq!((s.kernel, s.ctx, s.func), (11, 7, 0x77));
     }
 
     #[test]

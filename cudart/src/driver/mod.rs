@@ -205,6 +205,8 @@ driver_api! {
     cuDevicePrimaryCtxReset(dev: CUdevice);
     cuCtxGetCurrent(ctx: *mut CUcontext);
     cuCtxSetCurrent(ctx: CUcontext);
+    // NULL: the current context's id (unique for the process's life).
+    cuCtxGetId(ctx: CUcontext, id: *mut u64);
     // cuGetProcAddress for CUDA 13.0 hands out the `_v2` forms of these,
     // which take the context (NULL: the current one) as an extra argument.
     cuCtxGetDevice(dev: *mut CUdevice, ctx: CUcontext);

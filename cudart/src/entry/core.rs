@@ -41,21 +41,21 @@ entry_points! {
         stream: Out<cudaStream_t>) -> cudaError_t => launch::pop_config(gridDim, blockDim, sharedMem, stream);
     Nothing fn __cudaGetKernel(kernel: Out<*mut c_void>, hostFun: *const c_void) -> cudaError_t
         => launch::get_kernel_for_stub(kernel, hostFun);
-    Context fn __cudaLaunchKernel(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
+    Launch fn __cudaLaunchKernel(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
         => launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, LEGACY);
-    Context fn __cudaLaunchKernel_ptsz(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
+    Launch fn __cudaLaunchKernel_ptsz(kernel: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
         => launch::launch(kernel, gridDim, blockDim, args, sharedMem, stream, PT);
-    Context fn cudaLaunchKernel(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
+    Launch fn cudaLaunchKernel(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
         => launch::launch(func, gridDim, blockDim, args, sharedMem, stream, LEGACY);
-    Context fn cudaLaunchKernel_ptsz(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
+    Launch fn cudaLaunchKernel_ptsz(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void,
         sharedMem: usize, stream: cudaStream_t) -> cudaError_t
         => launch::launch(func, gridDim, blockDim, args, sharedMem, stream, PT);
-    Context fn cudaLaunchKernelExC(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
+    Launch fn cudaLaunchKernelExC(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
         => launch::launch_ex(config, func, args, LEGACY);
-    Context fn cudaLaunchKernelExC_ptsz(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
+    Launch fn cudaLaunchKernelExC_ptsz(config: In<cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void) -> cudaError_t
         => launch::launch_ex(config, func, args, PT);
     Context fn cudaGetFuncBySymbol(functionPtr: Out<*mut c_void>, symbolPtr: *const c_void) -> cudaError_t
         => launch::get_func_by_symbol(functionPtr, symbolPtr);

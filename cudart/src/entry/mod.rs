@@ -1,7 +1,8 @@
 //! The one table of entry points, one file per API family.
 //!
 //! Each line of the table declares one export of `libcudart.so.13`: what it
-//! needs before it runs (`Nothing`, `Driver`, `Context`, or `LastError` for
+//! needs before it runs (`Nothing`, `Driver`, `Context`, `Launch` for the
+//! kernel launches, which find their context themselves, or `LastError` for
 //! the two calls that read the last error without recording one), its C
 //! signature, and the room function it calls. The `entry_points!` macro
 //! turns each line into a `#[no_mangle]` `extern "C"` function that goes
