@@ -104,6 +104,23 @@ int main() {
   CK(cudaGraphGetNodes(g, NULL, &nodes));
   printf("captured graph: %zu nodes\n", nodes);
   EXPECT(nodes == 4, "4 nodes captured, got %zu", nodes);
+  // A captured kernel node reports the host stub the program launched
+  // (the runtime launched the kernel's function in the context).
+  cudaGraphNode_t all[8];
+  size_t n_all = 8;
+  CK(cudaGraphGetNodes(g, all, &n_all));
+  int kernels = 0, stubs = 0;
+  for (size_t i = 0; i < n_all; i++) {
+    cudaGraphNodeType t;
+    CK(cudaGraphNodeGetType(all[i], &t));
+    if (t != cudaGraphNodeTypeKernel) continue;
+    cudaKernelNodeParams kp = {};
+    CK(cudaGraphKernelNodeGetParams(all[i], &kp));
+    kernels++;
+    stubs += kp.func == (void *)add_k || kp.func == (void *)mul_k;
+  }
+  printf("captured kernel nodes: %d, func the host stub: %d\n", kernels, stubs);
+  EXPECT(kernels == 2 && stubs == 2, "captured kernel nodes report their stubs");
 
   // Nothing ran while capturing: the captured copy did not touch h.
   CK(cudaStreamSynchronize(s));
