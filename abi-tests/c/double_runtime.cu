@@ -9,6 +9,7 @@
  *   double_runtime reset     launch, cudaDeviceReset, launch again
  *   double_runtime symbol    cudaMemcpyToSymbol / FromSymbol on a __device__ int
  *   double_runtime nodevice  cudaMalloc etc. with CUDA_DOUBLE_DEVICES=0
+ *   double_runtime unknown   cudaLaunchKernel of a host pointer that is no kernel
  *
  * Built twice: plain, and with --default-stream per-thread (the "_ptsz"
  * executable). Exit status 0 when every call that must succeed did. */
@@ -107,6 +108,13 @@ static void reset(void) {
     CHECK("cudaFree", cudaFree(d));
 }
 
+static void unknown(void) {
+    static int not_a_kernel;
+    cudaError_t e = cudaLaunchKernel((const void *)&not_a_kernel, dim3(1), dim3(1), NULL, 0, 0);
+    abi_report("cudaLaunchKernel(host pointer)", e);
+    cudaGetLastError();
+}
+
 static void symbol(void) {
     int x = -1;
     double_mark("from symbol");
@@ -136,8 +144,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(which, "reset")) reset();
     else if (!strcmp(which, "symbol")) symbol();
     else if (!strcmp(which, "nodevice")) { nodevice(); return 0; }
+    else if (!strcmp(which, "unknown")) { unknown(); return 0; }
     else {
-        fprintf(stderr, "usage: %s vecadd|threads|device1|reset|symbol|nodevice\n", argv[0]);
+        fprintf(stderr, "usage: %s vecadd|threads|device1|reset|symbol|nodevice|unknown\n", argv[0]);
         return 2;
     }
     printf("failures = %d\n", failures);

@@ -603,6 +603,40 @@ fn device_reset_then_launch() {
         rest[launch].contains(LAUNCH_ADD) && rest[launch].ends_with(" stream=0 ctx=P0"),
         "the launch after the reset must run in P0",
     );
+    // P0 keeps its handle across the reset but is a new context (a new
+    // id): the kernel's function there is asked for again, and launched.
+    r.check(
+        rest.iter()
+            .any(|l| l.as_str() == "cuKernelGetFunction K1 ctx=P0 -> F2"),
+        "the kernel's function in the new P0 must be asked for after the reset",
+    );
+    r.check(
+        rest[launch].starts_with("cuLaunchKernel F2 "),
+        "the launch after the reset must use the new context's function, not the old one",
+    );
+}
+
+/// A pointer the program passes as a kernel that is neither a registered
+/// host stub nor a kernel handle the driver gave goes to `cuLaunchKernel`
+/// as it came (the driver answers), never to `cuKernelGetFunction`.
+#[test]
+fn unknown_function_goes_to_the_driver_as_it_came() {
+    let r = run_double("unknown", &built().runtime, &["unknown"], &[]);
+    r.expect_exit0();
+    r.check(
+        r.calls("cuKernelGetFunction").is_empty(),
+        "no cuKernelGetFunction for a pointer that is no kernel",
+    );
+    let launches = r.calls("cuLaunchKernel");
+    r.check(
+        launches.len() == 1 && launches[0].starts_with("cuLaunchKernel bad "),
+        "the pointer must reach cuLaunchKernel once, as it came",
+    );
+    r.check(
+        r.stdout
+            .contains("cudaLaunchKernel(host pointer) -> 400 cudaErrorInvalidResourceHandle"),
+        "the driver's answer, as the runtime's error",
+    );
 }
 
 /// (g) No device (cuInit fails with CUDA_ERROR_NO_DEVICE): cudaMalloc

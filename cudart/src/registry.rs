@@ -29,7 +29,7 @@
 //! allocate nothing.
 
 use crate::abi::cudaError_t;
-use crate::addrmap::{mix, AddrMap};
+use crate::addrmap::{mix, AddrMap, AddrSet};
 use crate::boundary::{In, Out};
 use crate::driver::{self, CUdeviceptr, CUkernel, CUlibrary};
 use crate::trace;
@@ -524,6 +524,15 @@ impl Handles {
         true
     }
 
+    /// Every resolved handle.
+    fn resolved(&self) -> impl Iterator<Item = CUkernel> + '_ {
+        self.chunks
+            .iter()
+            .filter_map(OnceLock::get)
+            .flat_map(|c| c.iter().map(|h| h.load(Ordering::Acquire)))
+            .filter(|h| !h.is_null())
+    }
+
     /// The index of the kernel whose handle is `k`.
     fn position(&self, k: CUkernel) -> Option<usize> {
         self.chunks.iter().enumerate().find_map(|(c, cell)| {
@@ -637,6 +646,11 @@ struct Slot {
     ctx: u64,
     /// The kernel's `CUfunction` in that context.
     func: usize,
+    /// Whether `kernel` is a kernel handle the driver gave (the registry
+    /// resolved it, or the runtime handed it out): only then is the
+    /// driver asked for its function. Any other pointer a program passes
+    /// goes to `cuLaunchKernel` as it came, as before.
+    known: bool,
 }
 
 const EMPTY: Slot = Slot {
@@ -644,6 +658,7 @@ const EMPTY: Slot = Slot {
     kernel: 0,
     ctx: 0,
     func: 0,
+    known: false,
 };
 
 /// Launch handle (host stub or kernel handle) -> driver kernel and its
@@ -705,6 +720,11 @@ thread_local! {
 /// and its parameters report the host stub (see [`stub_for_kernel`]).
 /// Emptied with the launch caches.
 static FUNCTIONS: Lazy<Mutex<AddrMap<usize>>> = Lazy::new(Default::default);
+
+/// The kernel handles the registry resolved (`cuLibraryGetKernel`), while
+/// their fatbins are registered: what `__cudaGetKernel` hands nvcc's stubs,
+/// which launch with them. Read on launch-cache misses only.
+static RESOLVED: Lazy<RwLock<AddrSet>> = Lazy::new(Default::default);
 
 fn name_of(ptr: usize) -> &'static CStr {
     // SAFETY: `ptr` was checked non-null at registration and points to the
@@ -862,6 +882,7 @@ impl Kernel {
             self.fatbin.id,
             crate::boundary::current_api()
         );
+        RESOLVED.write().insert(h as usize);
         self.keep_handle(h);
         Ok(h)
     }
@@ -1288,6 +1309,12 @@ pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
             reg.granules.remove(&g);
         }
     }
+    if !rec.handles.is_empty() {
+        let mut resolved = RESOLVED.write();
+        for h in rec.handles.resolved() {
+            resolved.remove(&(h as usize));
+        }
+    }
     let fb = rec.fatbin;
     for host in rec.vars {
         if reg
@@ -1388,6 +1415,9 @@ pub fn launch_function(h: *const c_void, ctx: u64) -> Result<*mut c_void, cudaEr
         Some(s) => s,
         None => launch_handle_miss(key, generation)?,
     };
+    if !slot.known {
+        return Ok(slot.kernel as CUkernel);
+    }
     Ok(function_miss(slot, ctx, generation))
 }
 
@@ -1404,19 +1434,23 @@ pub fn kernels_went_away() {
 #[cold]
 #[inline(never)]
 fn launch_handle_miss(key: usize, generation: u64) -> Result<Slot, cudaError_t> {
-    let k = match kernel_for_stub(key as *const c_void) {
-        Some(kernel) => kernel.handle()?,
+    let (k, known) = match kernel_for_stub(key as *const c_void) {
+        Some(kernel) => (kernel.handle()?, true),
         // A kernel of a library unloaded through the runtime, or a live
         // library passed as a kernel, is refused (the driver crashed on
         // both under NVIDIA's runtime on the H200).
         None => {
-            crate::handles::check(key as *const c_void, crate::handles::Kind::Kernel)?;
-            key as CUkernel
+            use crate::handles::{self, Kind, State};
+            handles::check(key as *const c_void, Kind::Kernel)?;
+            let known = RESOLVED.read().contains(&key)
+                || handles::state(key as *const c_void) == Some(State::Live(Kind::Kernel));
+            (key as CUkernel, known)
         }
     };
     let slot = Slot {
         key,
         kernel: k as usize,
+        known,
         ..EMPTY
     };
     LAUNCH_CACHE.with(|c| c.insert(slot, generation));
