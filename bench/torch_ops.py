@@ -13,7 +13,7 @@ prints the declarations.
 """
 import sys
 
-from torchbench import emit, info_line, time_reps
+from torchbench import info_line, section, time_reps
 
 REPS = 7
 N = 2000
@@ -34,41 +34,31 @@ if len(sys.argv) > 1 and sys.argv[1] == "--list":
     sys.exit(0)
 
 
-def error(name, what):
-    print("BENCH_ERROR %s -1 %s" % (name, str(what).replace("\n", " ")[:300]))
-
-
 try:
     import torch
 except Exception as e:  # noqa: BLE001 - any failure is a result here
-    error("torch_ops.add_.1elem", "%s %s" % (type(e).__name__, e))
+    print("BENCH_ERROR torch_ops.add_.1elem -1 %s %s" % (type(e).__name__, e))
     sys.exit(7)
 
 sync = torch.cuda.synchronize
-failed = False
 
-# One element, in place: one launch of PyTorch's elementwise kernel per op.
-try:
+
+def add_one_element():
+    """One element, in place: one launch of PyTorch's elementwise kernel per op."""
     x = torch.zeros(1, device="cuda")
     for _ in range(N):  # warm-up: the kernel's lazy load, the caching allocator
         x.add_(1.0)
     sync()
     host, total = time_reps(lambda: x.add_(1.0), N, REPS, sync)
-    want = float(N * (REPS + 1))
-    got = float(x.item())
+    want, got = float(N * (REPS + 1)), float(x.item())
     if got != want:
-        failed = True
-        error("torch_ops.add_.1elem", "wrong-result %r != %r" % (got, want))
-    else:
-        emit("torch_ops.add_.1elem", host)
-        emit("torch_ops.add_.1elem+sync", total)
-except Exception as e:  # noqa: BLE001
-    failed = True
-    error("torch_ops.add_.1elem", "%s %s" % (type(e).__name__, e))
+        return "wrong-result %r != %r" % (got, want)
+    return [("torch_ops.add_.1elem", host), ("torch_ops.add_.1elem+sync", total)]
 
-# Two operations on 4096 elements, out of place: launches and the caching
-# allocator's allocation and free for each result.
-try:
+
+def mul_add_4096():
+    """Two operations on 4096 elements, out of place: launches and the
+    caching allocator's allocation and free for each result."""
     a = torch.arange(4096, device="cuda", dtype=torch.float32)
     b = torch.full((4096,), 2.0, device="cuda")
     for _ in range(N // 2):
@@ -76,22 +66,18 @@ try:
     sync()
     last = [None]
 
-    def mul_add():
+    def step():
         last[0] = a * b + a
 
     # Two operations per step; the last result is checked.
-    host, _ = time_reps(mul_add, N // 2, REPS, sync, per=N)
+    host, _ = time_reps(step, N // 2, REPS, sync, per=N)
     if not torch.equal(last[0], a * 3):
-        failed = True
-        error("torch_ops.mul_add.4096", "wrong-result")
-    else:
-        emit("torch_ops.mul_add.4096", host)
-except Exception as e:  # noqa: BLE001
-    failed = True
-    error("torch_ops.mul_add.4096", "%s %s" % (type(e).__name__, e))
+        return "wrong-result"
+    return [("torch_ops.mul_add.4096", host)]
 
-# A CUDA graph of 100 in-place adds, captured once, replayed.
-try:
+
+def graph_replay():
+    """A CUDA graph of 100 in-place adds, captured once, replayed."""
     g_x = torch.zeros(1, device="cuda")
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
@@ -108,17 +94,15 @@ try:
         g.replay()
     sync()
     host, total = time_reps(g.replay, GRAPH_N, REPS, sync)
-    want = float(3 + GRAPH_OPS * (10 + REPS * GRAPH_N))
-    got = float(g_x.item())
+    want, got = float(3 + GRAPH_OPS * (10 + REPS * GRAPH_N)), float(g_x.item())
     if got != want:
-        failed = True
-        error("torch_ops.graph_replay.100_add_", "wrong-result %r != %r" % (got, want))
-    else:
-        emit("torch_ops.graph_replay.100_add_", host)
-        emit("torch_ops.graph_replay.100_add_+sync", total)
-except Exception as e:  # noqa: BLE001
-    failed = True
-    error("torch_ops.graph_replay.100_add_", "%s %s" % (type(e).__name__, e))
+        return "wrong-result %r != %r" % (got, want)
+    return [("torch_ops.graph_replay.100_add_", host),
+            ("torch_ops.graph_replay.100_add_+sync", total)]
 
+
+ok = [section("torch_ops.add_.1elem", add_one_element),
+      section("torch_ops.mul_add.4096", mul_add_4096),
+      section("torch_ops.graph_replay.100_add_", graph_replay)]
 print(info_line(torch))
-sys.exit(9 if failed else 0)
+sys.exit(0 if all(ok) else 9)

@@ -47,3 +47,20 @@ def emit(name, per_op_ns):
     import statistics  # here: torch_first_op.py times the process, and needs none of it
     print("BENCH %s %.6g ns %d min=%.6g max=%.6g" % (
         name, statistics.median(per_op_ns), len(per_op_ns), min(per_op_ns), max(per_op_ns)))
+
+
+def section(name, body):
+    """Runs one benchmark section: `body()` returns the BENCH rows
+    [(name, per-op ns values)] when its result was right, else the text of
+    what was wrong. Prints the rows, or a BENCH_ERROR under `name` (also for
+    an exception). Returns whether it succeeded."""
+    try:
+        out = body()
+    except Exception as e:  # noqa: BLE001 - any failure is a result here
+        out = "%s %s" % (type(e).__name__, e)
+    if isinstance(out, str):
+        print("BENCH_ERROR %s -1 %s" % (name, out.replace("\n", " ")[:300]))
+        return False
+    for row, values in out:
+        emit(row, values)
+    return True
