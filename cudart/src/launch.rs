@@ -222,7 +222,7 @@ fn explain_failure(
             crate::diagnose::unknown_function(func, &registry::unloaded_origins())
         }
         _ => crate::diagnose::launch_failed(
-            k,
+            registry::kernel_of_launched(k),
             kernel.as_ref().map(|k| k.name()),
             grid,
             block,

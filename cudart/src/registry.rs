@@ -1421,6 +1421,16 @@ pub fn launch_function(h: *const c_void, ctx: u64) -> Result<*mut c_void, cudaEr
     Ok(function_miss(slot, ctx, generation))
 }
 
+/// The kernel behind what a launch handed the driver (a function from
+/// [`launch_function`], or the kernel itself): for the calls that take a
+/// kernel, such as the diagnostics' attribute queries after a failure.
+pub fn kernel_of_launched(h: *mut c_void) -> CUkernel {
+    FUNCTIONS
+        .lock()
+        .get(&(h as usize))
+        .map_or(h, |&kernel| kernel as CUkernel)
+}
+
 /// Kernel handles went away outside the registry (`cudaLibraryUnload`):
 /// the threads' launch caches drop what they resolved.
 pub fn kernels_went_away() {
@@ -1497,10 +1507,7 @@ pub fn stub_for_kernel(k: CUkernel) -> Option<*mut c_void> {
         return None;
     }
     // A function a launch resolved (a node captured from that launch).
-    let k = FUNCTIONS
-        .lock()
-        .get(&(k as usize))
-        .map_or(k, |&kernel| kernel as CUkernel);
+    let k = kernel_of_launched(k);
     let reg = REGISTRY.read();
     let found = reg.fatbins.values().find_map(|rec| {
         let i = rec.handles.position(k)?;
