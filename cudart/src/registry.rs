@@ -1872,6 +1872,11 @@ mod tests {
         assert!(!h.set(3 * HANDLE_CHUNK, k(0x40)));
         assert!(h.get(3 * HANDLE_CHUNK).is_null());
         assert_eq!(h.position(k(0x40)), None);
+        // Every resolved handle, none of the unresolved slots.
+        let mut all: Vec<usize> = h.resolved().map(|p| p as usize).collect();
+        all.sort_unstable();
+        assert_eq!(all, [0x10, 0x20, 0x30]);
+        assert_eq!(empty.resolved().count(), 0);
     }
 
     #[test]
