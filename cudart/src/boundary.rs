@@ -388,10 +388,7 @@ fn prepare(needs: Needs) -> Result<(), cudaError_t> {
             }
             context::ensure().map(|_| ())
         }
-        Needs::Launch => match refusal() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        },
+        Needs::Launch => refused(),
     }
 }
 

@@ -642,23 +642,26 @@ struct Slot {
     key: usize,
     /// The driver kernel (`CUkernel`).
     kernel: usize,
-    /// The id of the context `func` belongs to (`cuCtxGetId`); 0: none.
+    /// The id of the context `func` belongs to (`cuCtxGetId`); 0: none;
+    /// [`UNKNOWN`]: `kernel` is no kernel handle the driver gave.
     ctx: u64,
     /// The kernel's `CUfunction` in that context.
     func: usize,
-    /// Whether `kernel` is a kernel handle the driver gave (the registry
-    /// resolved it, or the runtime handed it out): only then is the
-    /// driver asked for its function. Any other pointer a program passes
-    /// goes to `cuLaunchKernel` as it came, as before.
-    known: bool,
 }
+
+/// [`Slot::ctx`] of a handle that is neither a registered stub's kernel
+/// nor a kernel handle the driver gave (the registry resolved it, or the
+/// runtime handed it out): the driver is never asked for its function,
+/// and it goes to `cuLaunchKernel` as it came, as before. Not a context
+/// id (the driver counts them up from 1). Kept in `ctx`, not a field of
+/// its own: a larger entry costs the launch's look-up 9 instructions.
+const UNKNOWN: u64 = u64::MAX;
 
 const EMPTY: Slot = Slot {
     key: 0,
     kernel: 0,
     ctx: 0,
     func: 0,
-    known: false,
 };
 
 /// Launch handle (host stub or kernel handle) -> driver kernel and its
@@ -1415,7 +1418,7 @@ pub fn launch_function(h: *const c_void, ctx: u64) -> Result<*mut c_void, cudaEr
         Some(s) => s,
         None => launch_handle_miss(key, generation)?,
     };
-    if !slot.known {
+    if slot.ctx == UNKNOWN {
         return Ok(slot.kernel as CUkernel);
     }
     Ok(function_miss(slot, ctx, generation))
@@ -1460,7 +1463,7 @@ fn launch_handle_miss(key: usize, generation: u64) -> Result<Slot, cudaError_t> 
     let slot = Slot {
         key,
         kernel: k as usize,
-        known,
+        ctx: if known { 0 } else { UNKNOWN },
         ..EMPTY
     };
     LAUNCH_CACHE.with(|c| c.insert(slot, generation));
