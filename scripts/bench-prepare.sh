@@ -29,6 +29,8 @@
 # and back here:
 #   python3 scripts/bench-report.py OUT/bench.json > docs/benchmarks.md
 set -euo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bundle=${1:-bench-bundle}

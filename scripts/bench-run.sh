@@ -47,6 +47,8 @@
 #                        regfloor torch torch_ops
 #   BENCH_REP_MS, BENCH_REPS, BENCH_FILTER   passed to the programs (bench.h)
 set -uo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 
 [[ $# -eq 2 ]] || { echo "usage: $0 BUNDLE OUT" >&2; exit 2; }
 bundle=$(cd "$1" && pwd) || exit 2

@@ -5,6 +5,8 @@
 # reports cudaErrorInsufficientDriver, as it would under NVIDIA's runtime.
 #   scripts/demo.sh [SAMPLE]     (default: vector_add)
 set -euo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 sample=${1:-vector_add}

@@ -7,6 +7,8 @@
 #   scripts/fatbin-bench.sh [RUNS]          # default 3 runs each
 #   FATBIN_BENCH_WHEEL=nvidia-cublas==13.0.2.14 scripts/fatbin-bench.sh
 set -euo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-3}
 wheel_spec=${FATBIN_BENCH_WHEEL:-nvidia-cublas==13.0.2.14}

@@ -42,6 +42,8 @@
 # Everything else is packed into OUT/rest.tar.gz (the device tool brings
 # back at most 8 files). OUT/all.log says what ran and how long it took.
 set -uo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 [[ $# -eq 3 ]] || { echo "usage: $0 GPU_BUNDLE BENCH_BUNDLE OUT" >&2; exit 2; }
 gb=$(cd "$1" && pwd) || exit 2
 bb=$2

@@ -31,6 +31,8 @@
 #   GPU_RUN_BUDGET         seconds for all runs together; runs that would
 #                          start past it are recorded as skipped (default 420)
 set -uo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 
 [[ $# -eq 2 ]] || { echo "usage: $0 BUNDLE OUT" >&2; exit 2; }
 bundle=$(cd "$1" && pwd) || exit 2

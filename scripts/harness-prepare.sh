@@ -25,6 +25,8 @@
 #   python3 scripts/badinput-report.py FILES/bad-compare.json > docs/badinput-report.md
 # The bundle stays small (about 2 MiB; it must stay under 10 MiB).
 set -euo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 [[ $# -eq 1 ]] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
 mkdir -p "$1"

@@ -51,6 +51,8 @@
 #                        110: a run ends within about 120 s)
 #   HARNESS_BAD_TIMEOUT  bad: seconds for one whole run (default 160)
 set -uo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 
 [[ $# -eq 4 ]] || { echo "usage: $0 BINDIR NVIDIA_LIBDIR OURS_LIBDIR OUTDIR" >&2; exit 2; }
 bin=$(cd "$1" && pwd) || exit 2

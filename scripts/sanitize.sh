@@ -65,6 +65,8 @@
 #   SANITIZE_RUNS   only the runs whose names match this glob (debugging)
 # abi-tests/tests/sanitizers.rs runs this script from `cargo test`.
 set -euo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 

@@ -6,6 +6,8 @@
 #   scripts/setup-toolchain.sh          # install (or check) and print usage
 #   eval "$(scripts/setup-toolchain.sh --env)"   # export CUDA_HOME and PATH
 set -euo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest="$root/.toolchain"
 site="$dest/site"

@@ -5,6 +5,8 @@
 # programs against NVIDIA's runtime and ours without a driver, the
 # test-double driver call sequences, and the fuzz targets' build.
 set -euo pipefail
+# --help: this file's opening comment.
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
@@ -24,7 +26,9 @@ step "build libcudart.so.13"
 scripts/build.sh
 
 step "cargo test (unit, fatbin vs cuobjdump, ABI, C programs, test double)"
-cargo test --workspace --release 2>&1 | tee target/test-output.txt
+# --no-fail-fast: every test file runs and reports, not only those before
+# the first failure.
+cargo test --workspace --release --no-fail-fast 2>&1 | tee target/test-output.txt
 
 if [[ -x fatbin/fuzz/build.sh ]]; then
   step "fuzz targets build"

@@ -36,6 +36,7 @@ while [[ $# -gt 0 ]]; do
     --lib) libdir=$2; shift 2 ;;
     --check) check=yes; shift ;;
     --env) print_env=yes; shift ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     --) shift; break ;;
     *) break ;;
   esac

@@ -45,7 +45,7 @@ pub fn harness_src_dir() -> PathBuf {
     repo_root().join("abi-tests/harness")
 }
 
-/// NVIDIA's export list (`../shared/reference/libcudart13-exports.txt`),
+/// NVIDIA's export list (the wheel's `libcudart.so.13`),
 /// or `HARNESS_EXPORTS` when set.
 pub fn export_list() -> Vec<String> {
     match std::env::var_os("HARNESS_EXPORTS") {

@@ -46,14 +46,41 @@ pub fn nvidia_lib_dir() -> PathBuf {
     cuda_home().join("lib")
 }
 
-/// NVIDIA's export list, one name a line
-/// (`../shared/reference/libcudart13-exports.txt`), in file order.
-pub fn reference_exports() -> Vec<String> {
-    let path = repo_root().join("../shared/reference/libcudart13-exports.txt");
-    reference_exports_from(&path)
+/// Cargo's target folder: `CARGO_TARGET_DIR` when set (a relative one is
+/// taken from the repository root, where the scripts run cargo), else
+/// `target/` in the repository.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => repo_root().join(dir),
+        None => repo_root().join("target"),
+    }
 }
 
-/// An export list in that format from `path`.
+/// NVIDIA's export list: the functions the toolchain wheel's
+/// `libcudart.so.13` defines in its dynamic symbol table, sorted.
+pub fn reference_exports() -> Vec<String> {
+    defined_functions(&nvidia_lib_dir().join("libcudart.so.13"))
+        .into_iter()
+        .collect()
+}
+
+/// The functions a shared object defines in its dynamic symbol table
+/// (`readelf --dyn-syms`), without their version tags.
+pub fn defined_functions(lib: &Path) -> std::collections::BTreeSet<String> {
+    let out = run_ok(Command::new("readelf").args(["--dyn-syms", "-W"]).arg(lib));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| {
+            // Num: Value Size Type Bind Vis Ndx Name
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            let defined = cols.len() >= 8 && cols[0].ends_with(':') && cols[6] != "UND";
+            (defined && cols[3] == "FUNC")
+                .then(|| cols[7].split('@').next().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// An export list, one name a line, from `path`.
 pub fn reference_exports_from(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
@@ -68,7 +95,7 @@ pub fn reference_exports_from(path: &Path) -> Vec<String> {
 pub fn our_lib_dir() -> PathBuf {
     let dir = std::env::var_os("CUDART_LIB_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target/release"));
+        .unwrap_or_else(|| target_dir().join("release"));
     assert!(
         dir.join("libcudart.so.13").exists(),
         "no libcudart.so.13 in {}: run scripts/build.sh",
@@ -79,7 +106,7 @@ pub fn our_lib_dir() -> PathBuf {
 
 /// A scratch folder for one test's build products, emptied first.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = repo_root().join("target/abi-tests").join(name);
+    let dir = target_dir().join("abi-tests").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch folder");
     dir

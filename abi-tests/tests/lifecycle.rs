@@ -835,6 +835,36 @@ fn trace_text_on_stderr() {
     );
 }
 
+/// `CUDART_TRACE_FILE` alone turns on the lifecycle trace, into that file,
+/// and leaves stderr alone.
+#[test]
+fn trace_file_alone_writes_the_lifecycle_trace() {
+    let b = built();
+    let text = b.logs.join("story-file-only.txt");
+    let _ = std::fs::remove_file(&text);
+    let t = text.to_string_lossy().into_owned();
+    let r = run(
+        "story-file-only",
+        &b.story,
+        &[],
+        &[("CUDART_TRACE_FILE", &t)],
+    );
+    let lines = std::fs::read_to_string(&text).unwrap_or_default();
+    r.check(
+        lines.contains("runtime: libcudart.so.13 (clean-room, Rust) loaded")
+            && lines.contains("context: cuDevicePrimaryCtxRetain: primary context"),
+        "CUDART_TRACE_FILE alone must write the lifecycle trace to the file",
+    );
+    r.check(
+        !lines.contains("api: cudaMalloc"),
+        "API calls appear only with CUDART_TRACE=all",
+    );
+    r.check(
+        !r.stderr.contains("[cudart +"),
+        "the trace goes to the file, not to stderr",
+    );
+}
+
 /// Trace off: nothing written.
 #[test]
 fn trace_off_is_silent() {

@@ -25,7 +25,7 @@ fn sanitize(tool: &str) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let cuda = cuda_home();
     let lib = our_lib_dir();
-    let work = repo_root().join("target/abi-tests/sanitize");
+    let work = abi_tests::target_dir().join("abi-tests/sanitize");
     let mut cmd = Command::new("bash");
     cmd.arg(repo_root().join("scripts/sanitize.sh"))
         .arg(tool)

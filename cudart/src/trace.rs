@@ -4,7 +4,8 @@
 //!
 //! Off by default. Two outputs, either or both:
 //! - `CUDART_TRACE=1` (or `lifecycle`): readable lines on stderr, or in the
-//!   file named by `CUDART_TRACE_FILE`. Each line reads
+//!   file named by `CUDART_TRACE_FILE` (which alone turns on the lifecycle
+//!   trace in that file). Each line reads
 //!   `[cudart +<ms since load> T<n>/<tid>] <room>: <event>`; a span (an
 //!   event that takes time) is printed when it ends, stamped with its start
 //!   and followed by its duration in brackets.
@@ -515,10 +516,10 @@ pub fn init_from_env() {
     #[cfg(not(feature = "trace"))]
     {
         let set = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
-        if set("CUDART_TRACE") || set("CUDART_TRACE_JSON") {
+        if set("CUDART_TRACE") || set("CUDART_TRACE_JSON") || set("CUDART_TRACE_FILE") {
             let _ = writeln!(
                 std::io::stderr(),
-                "cudart: CUDART_TRACE/CUDART_TRACE_JSON ignored: this libcudart.so.13 is built without trace support (cargo feature `trace`)"
+                "cudart: CUDART_TRACE/CUDART_TRACE_FILE/CUDART_TRACE_JSON ignored: this libcudart.so.13 is built without trace support (cargo feature `trace`)"
             );
         }
     }
@@ -530,10 +531,13 @@ pub fn init_from_env() {
 #[cfg(feature = "trace")]
 fn init_enabled() {
     let mode = std::env::var("CUDART_TRACE").unwrap_or_default();
+    // A trace file named without a mode asks for the lifecycle trace in it.
+    let file_named = std::env::var_os("CUDART_TRACE_FILE").is_some_and(|p| !p.is_empty());
     let (text_on, detail, api) = match mode.as_str() {
         "1" | "lifecycle" | "info" => (true, false, false),
         "2" | "debug" => (true, true, false),
         "all" | "3" => (true, true, true),
+        "" if file_named => (true, false, false),
         _ => (false, false, false),
     };
     let json_path = std::env::var_os("CUDART_TRACE_JSON").filter(|p| !p.is_empty());

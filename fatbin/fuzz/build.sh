@@ -8,7 +8,10 @@
 #   fatbin/fuzz/build.sh
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+if ! command -v cargo-fuzz >/dev/null; then
+  echo "fuzz/build.sh: installing cargo-fuzz with cargo install (into ${CARGO_HOME:-$HOME/.cargo}/bin)" >&2
+  cargo install cargo-fuzz --locked
+fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(cd ../.. && pwd)/target/h-fatbin}"
 export RUSTC_BOOTSTRAP=1
 # -O -a: optimized, with debug assertions and overflow checks (an overflow
