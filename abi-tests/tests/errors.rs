@@ -6,9 +6,14 @@
 //! the headers define (found by scanning the preprocessed `driver_types.h`)
 //! and for a few values that are not error codes. Then:
 //! - our list holds every enumerator of the headers, with the same value;
-//! - our `name()` is NVIDIA's name, for known and unknown codes;
-//! - our `description()` is non-empty and differs from NVIDIA's string for
-//!   every known code (our own words), and equals it for unknown codes.
+//! - our `name()` and `description()` are NVIDIA's name and string, byte
+//!   for byte, for known and unknown codes.
+//!
+//! A second test checks the exported functions themselves: one C program
+//! prints `cudaGetErrorName` and `cudaGetErrorString` for every value in
+//! 0..=1100 and for values past that range, once against NVIDIA's runtime
+//! and once against ours (`LD_LIBRARY_PATH` switched); the outputs must be
+//! identical.
 
 #[path = "../layout/headers.rs"]
 mod headers;
@@ -32,9 +37,17 @@ const NOT_CODES: &[i32] = &[
     1000,
     9999,
     10001,
+    12345,
+    65535,
     i32::MAX,
     i32::MIN,
 ];
+
+/// The values both runtimes are asked about besides 0..=1100: a code past
+/// that range (`cudaErrorApiFailureBase`) and values that are no code.
+fn past_range() -> impl Iterator<Item = i32> {
+    std::iter::once(cudaError_t::cudaErrorApiFailureBase.0).chain(NOT_CODES.iter().copied())
+}
 
 struct Nvidia {
     /// code -> (name, description) for every code asked about.
@@ -137,7 +150,7 @@ fn error_codes_match_nvidia() {
             bad.push(format!("{}: listed twice", e.0));
         }
     }
-    // Names are NVIDIA's; descriptions are ours (non-empty, not NVIDIA's).
+    // Names and descriptions are NVIDIA's, byte for byte.
     for e in cudaError_t::ALL {
         let (nv_name, nv_desc) = &nv.by_code[&e.0];
         let (name, desc) = (
@@ -147,12 +160,9 @@ fn error_codes_match_nvidia() {
         if name != nv_name {
             bad.push(format!("{}: name {name:?}, NVIDIA's {nv_name:?}", e.0));
         }
-        if desc.trim().is_empty() {
-            bad.push(format!("{name}: empty description"));
-        }
-        if desc == nv_desc {
+        if desc != nv_desc {
             bad.push(format!(
-                "{name}: description is NVIDIA's string word for word"
+                "{name}: description {desc:?}, NVIDIA's {nv_desc:?}"
             ));
         }
     }
@@ -179,5 +189,78 @@ fn error_codes_match_nvidia() {
         nv.enumerators.len(),
         cudaError_t::ALL.len(),
         NOT_CODES.len()
+    );
+}
+
+/// `cudaGetErrorName` and `cudaGetErrorString` of both runtimes' exports,
+/// for every value in 0..=1100 and the values of `past_range`: one program,
+/// run against NVIDIA's `libcudart.so.13` and against ours, must print the
+/// same lines.
+#[test]
+fn exported_strings_match_nvidia() {
+    let home = abi_tests::cuda_home();
+    let mut src = String::from(
+        "#include <stdio.h>\n#include <cuda_runtime_api.h>\n\
+         static void show(int code) {\n\
+         \x20   const char *n = cudaGetErrorName((cudaError_t)code);\n\
+         \x20   const char *s = cudaGetErrorString((cudaError_t)code);\n\
+         \x20   printf(\"%d\\t%s\\t%s\\n\", code, n ? n : \"(null)\", s ? s : \"(null)\");\n\
+         }\nint main(void) {\n\
+         \x20   for (int code = 0; code <= 1100; code++) show(code);\n",
+    );
+    for code in past_range() {
+        let _ = writeln!(src, "    show({code});");
+    }
+    src.push_str("    return 0;\n}\n");
+
+    let dir = abi_tests::scratch("errors-exported");
+    let (c, exe) = (dir.join("strings.c"), dir.join("strings"));
+    std::fs::write(&c, src).unwrap();
+    abi_tests::run_ok(
+        Command::new("gcc")
+            .args(["-std=c11", "-Wall", "-Werror", "-I"])
+            .arg(home.join("include"))
+            .arg(&c)
+            .arg("-L")
+            .arg(abi_tests::nvidia_lib_dir())
+            .args(["-l:libcudart.so.13", "-o"])
+            .arg(&exe),
+    );
+    let run = |rt: Runtime| {
+        let out = abi_tests::run_ok(&mut abi_tests::command_with(&exe, rt, &[]));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (nv, ours) = (run(Runtime::Nvidia), run(Runtime::Ours));
+    let (nv, ours): (Vec<&str>, Vec<&str>) = (nv.lines().collect(), ours.lines().collect());
+
+    let expected = 1101 + past_range().count();
+    assert_eq!(
+        nv.len(),
+        expected,
+        "NVIDIA's runtime printed {} lines",
+        nv.len()
+    );
+    let known = nv
+        .iter()
+        .filter(|l| !l.ends_with("\tunrecognized error code"))
+        .count();
+    assert!(known > 100, "NVIDIA's runtime knows only {known} codes");
+
+    let bad: Vec<String> = nv
+        .iter()
+        .zip(&ours)
+        .filter(|(n, o)| n != o)
+        .map(|(n, o)| format!("NVIDIA {n:?}\n    ours {o:?}"))
+        .collect();
+    assert!(
+        bad.is_empty() && ours.len() == nv.len(),
+        "{} of {} values differ ({} lines from ours):\n  {}",
+        bad.len(),
+        nv.len(),
+        ours.len(),
+        bad.join("\n  ")
+    );
+    eprintln!(
+        "{expected} values ({known} codes NVIDIA knows): both runtimes print the same strings"
     );
 }
