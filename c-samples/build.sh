@@ -14,6 +14,12 @@
 # All samples target the H200 (sm_90 machine code plus compute_90 PTX) and
 # link the runtime dynamically (-cudart shared), so the libcudart.so.13 found
 # at run time is the one under test.
+#
+#   CUDART_LINK=static   link as nvcc does by default instead (no -cudart
+#                        flag: the static runtime, -lcudart_static)
+#   CUDART_LINK_DIR=DIR  a library folder searched first (-L DIR), e.g. an
+#                        install prefix's lib64: its libcudart_static.a (or,
+#                        for the shared link, libcudart.so) is linked
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")" && pwd)
@@ -45,7 +51,7 @@ samples=(
   mem_3d mem_arrays mem_texture mem_mipmap mem_pool mem_managed mem_ipc mem_peer
   mem_batch
   graph_child_and_events graph_conditional graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
-  rel_stress rel_dlopen_fire rel_teardown life_exit_destroy
+  rel_stress rel_dlopen_fire rel_teardown life_exit_destroy static_two_copies
 )
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.
@@ -58,7 +64,12 @@ whole_program=(
 if [[ -n "${ONLY:-}" ]]; then read -r -a samples <<<"$ONLY"; fi
 
 arch=(-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90)
-flags=(-O2 -std=c++17 -cudart shared -I"$src" "${arch[@]}")
+case ${CUDART_LINK:-shared} in
+  shared) flags=(-O2 -std=c++17 -cudart shared -I"$src" "${arch[@]}") ;;
+  static) flags=(-O2 -std=c++17 -I"$src" "${arch[@]}") ;;
+  *) echo "build.sh: CUDART_LINK is shared or static" >&2; exit 2 ;;
+esac
+[[ -n ${CUDART_LINK_DIR:-} ]] && flags+=(-L"$CUDART_LINK_DIR")
 
 # The driver library for the two samples that call the driver API. A
 # toolkit's stubs/libcuda.so if it has one; otherwise (the PyPI wheels ship
@@ -113,6 +124,9 @@ build_one() {
     rel_dlopen_fire)
       "$NVCC" "${flags[@]}" -rdc=true -shared -Xcompiler -fPIC "$d/firelib.cu" -o "$out/librelfire.so" &&
       "$NVCC" "${flags[@]}" -rdc=true "$d/main.cu" -ldl -o "$out/$n" ;;
+    static_two_copies)
+      "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/plugin.cu" -o "$out/libstatictwo.so" &&
+      "$NVCC" "${flags[@]}" "$d/main.cu" -ldl -o "$out/$n" ;;
     per_thread_stream)
       "$NVCC" "${flags[@]}" --default-stream per-thread "$src/$n.cu" -o "$out/$n" ;;
     driver_context_first|threads_set_device|ext_memory_fd|life_init|life_flags|life_devices|life_driver_ctx|life_primary|life_reset|life_threads|life_teardown|life_story)

@@ -22,6 +22,9 @@ pins=(
   nvidia-nvvm==13.0.88
   nvidia-cuda-cuobjdump==13.2.51
   nvidia-cuda-cccl==13.0.85
+  # CMake for the install-prefix tests (a CUDA project built with and
+  # without the prefix): site/cmake/data/bin/cmake.
+  cmake==4.4.5
 )
 stamp="$dest/.installed"
 want=$(printf '%s\n' "${pins[@]}")

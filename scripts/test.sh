@@ -22,8 +22,10 @@ cargo fmt --all -- --check
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "build libcudart.so.13"
+step "build libcudart.so.13 and libcudart_static.a, install into target/prefix"
 scripts/build.sh
+# The install-prefix tests (abi-tests/tests/static_runtime.rs) use it.
+scripts/install.sh --prefix "${CARGO_TARGET_DIR:-target}/prefix"
 
 step "cargo test (unit, fatbin vs cuobjdump, ABI, C programs, test double)"
 # --no-fail-fast: every test file runs and reports, not only those before

@@ -470,36 +470,8 @@ fn object_of(addr: *const c_void) -> (Option<String>, bool) {
     if name == crate::trace::UNKNOWN_OBJECT {
         return (None, false);
     }
-    let static_runtime = carries_own_runtime(&name);
+    let static_runtime = crate::objects::carried_runtime(&name).is_some();
     (Some(name), static_runtime)
-}
-
-/// Whether the object file at `path` carries a CUDA runtime of its own: it
-/// does not depend on a shared libcudart, yet defines the runtime's
-/// registration entry point (nvcc's `-cudart static`, the default).
-fn carries_own_runtime(path: &str) -> bool {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return false;
-    };
-    if meta.len() > (512 << 20) {
-        return false;
-    }
-    let Ok(bytes) = std::fs::read(path) else {
-        return false;
-    };
-    let Ok(elf) = goblin::elf::Elf::parse(&bytes) else {
-        return false;
-    };
-    let shared_runtime = elf.libraries.iter().any(|l| l.starts_with("libcudart.so"));
-    let defines = |syms: &goblin::elf::Symtab, strtab: &goblin::strtab::Strtab| {
-        syms.iter().any(|s| {
-            s.st_shndx != 0
-                && strtab
-                    .get_at(s.st_name)
-                    .is_some_and(|n| n.starts_with("__cudaRegisterFatBinary"))
-        })
-    };
-    !shared_runtime && (defines(&elf.syms, &elf.strtab) || defines(&elf.dynsyms, &elf.dynstrtab))
 }
 
 pub fn explain_unknown_function(

@@ -33,6 +33,7 @@ pub mod launch;
 pub mod library;
 pub mod memory;
 pub mod mempool;
+pub(crate) mod objects;
 pub mod occupancy;
 pub mod peer;
 pub mod profiler;
@@ -47,12 +48,32 @@ use std::ffi::{c_int, c_void};
 /// register their fatbins): reads the trace settings and registers the
 /// `fork` handlers. Touches no driver.
 extern "C" fn on_load() {
+    objects::mark();
     trace::init_from_env();
+    if objects::linked_statically() {
+        unload_with_the_object();
+    }
+    if trace::enabled() || diagnose::enabled() {
+        report_other_runtimes();
+    }
     // SAFETY: the three handlers are `extern "C"` functions of this library
     // that never unwind; pthread_atfork only records them (in glibc, tied
     // to this library's lifetime through its `__dso_handle`).
     unsafe {
         libc::pthread_atfork(Some(fork_prepare), Some(fork_parent), Some(fork_child));
+    }
+}
+
+/// Says once, in the trace and as a diagnostic, which loaded objects carry
+/// NVIDIA's static runtime and so bypass this one.
+#[cold]
+fn report_other_runtimes() {
+    let Some(text) = objects::bypass_message(&objects::nvidia_static_runtimes()) else {
+        return;
+    };
+    trace::event!("runtime", "NVIDIA's static runtime present", "{text}");
+    if diagnose::enabled() {
+        eprintln!("cudart diagnostic: {text}");
     }
 }
 
@@ -130,10 +151,46 @@ extern "C" fn exit_watch(_: *mut c_void) {
     });
 }
 
-/// Runs when the library is unloaded (at exit, after every exit handler, or
-/// at `dlclose`): teardown begins, and the trace ends (the JSON array is
-/// closed here).
+/// Linked statically into a shared library, this runtime's `.fini_array`
+/// entry would run at `dlclose` before the library's exit handlers, among
+/// them nvcc's `__cudaUnregisterFatBinary`, which then found teardown begun
+/// and left its module loaded. An exit handler registered now, before the
+/// object's other constructors register theirs, runs after all of them:
+/// at `dlclose` of that library, or at exit for a program.
+fn unload_with_the_object() {
+    extern "C" {
+        fn __cxa_atexit(
+            func: extern "C" fn(*mut c_void),
+            arg: *mut c_void,
+            dso: *const c_void,
+        ) -> c_int;
+        static __dso_handle: c_void;
+    }
+    extern "C" fn handler(_: *mut c_void) {
+        on_unload();
+    }
+    // SAFETY: `handler` is an `extern "C"` function of this object that
+    // never unwinds (on_unload catches panics); `__dso_handle` is the handle
+    // of the object this code is linked into, so glibc runs the handler at
+    // its `dlclose` or at exit, never after its code is gone.
+    unsafe {
+        __cxa_atexit(
+            handler,
+            std::ptr::null_mut(),
+            std::ptr::addr_of!(__dso_handle),
+        );
+    }
+}
+
+/// Runs when the runtime is unloaded (at exit, after every exit handler, or
+/// at `dlclose`; see [`unload_with_the_object`] for the static runtime),
+/// once: teardown begins, and the trace ends (the JSON array is closed
+/// here).
 extern "C" fn on_unload() {
+    static UNLOADED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if UNLOADED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let _ = std::panic::catch_unwind(|| {
         if boundary::begin_teardown() {
             trace::event!(
@@ -147,10 +204,24 @@ extern "C" fn on_unload() {
     });
 }
 
+/// A prioritized constructor: linked from libcudart_static.a into a
+/// program, it runs before the program's own constructors (the plain
+/// `.init_array` entries, nvcc's fatbin registration among them), as the
+/// shared library's constructor runs before its users'.
 #[used]
-#[link_section = ".init_array"]
+#[link_section = ".init_array.00100"]
 static ON_LOAD: extern "C" fn() = on_load;
+
+/// The shared library's unload. Linked statically, the runtime unloads
+/// from its exit handler instead ([`unload_with_the_object`]): a
+/// `.fini_array` entry of a shared library runs before the library's exit
+/// handlers.
+extern "C" fn on_unload_shared() {
+    if !objects::linked_statically() {
+        on_unload();
+    }
+}
 
 #[used]
 #[link_section = ".fini_array"]
-static ON_UNLOAD: extern "C" fn() = on_unload;
+static ON_UNLOAD: extern "C" fn() = on_unload_shared;

@@ -277,7 +277,7 @@ fn object_range(addr: usize) -> Option<(usize, usize)> {
 }
 
 /// The program headers of one object as the loader reports them.
-fn program_headers(info: &libc::dl_phdr_info) -> &[libc::Elf64_Phdr] {
+pub(crate) fn program_headers(info: &libc::dl_phdr_info) -> &[libc::Elf64_Phdr] {
     if info.dlpi_phdr.is_null() || info.dlpi_phnum == 0 {
         return &[];
     }
@@ -287,7 +287,7 @@ fn program_headers(info: &libc::dl_phdr_info) -> &[libc::Elf64_Phdr] {
 }
 
 /// Calls `f` with each loaded object until it answers true.
-fn iterate_objects(mut f: impl FnMut(&libc::dl_phdr_info) -> bool) {
+pub(crate) fn iterate_objects(mut f: impl FnMut(&libc::dl_phdr_info) -> bool) {
     unsafe extern "C" fn each(
         info: *mut libc::dl_phdr_info,
         _size: libc::size_t,
@@ -597,14 +597,25 @@ fn init_enabled() {
             log::LevelFilter::Info
         });
     }
-    event!(
-        "runtime",
-        "libcudart loaded",
-        "libcudart.so.13 (clean-room, Rust) loaded in process {pid} ({})",
-        std::env::current_exe()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default()
-    );
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    // Linked from libcudart_static.a, the runtime lives in the program or
+    // library that linked it, not in a libcudart.so.
+    if !crate::objects::linked_statically() {
+        event!(
+            "runtime",
+            "libcudart loaded",
+            "libcudart.so.13 (clean-room, Rust) loaded in process {pid} ({exe})"
+        );
+    } else {
+        let home = origin_of(init_from_env as fn() as usize);
+        event!(
+            "runtime",
+            "libcudart loaded",
+            "libcudart_static.a (clean-room, Rust) linked into {home}, loaded in process {pid} ({exe})"
+        );
+    }
 }
 
 /// Opens the JSON file for this process: `path` itself unless another
