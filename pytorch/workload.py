@@ -26,6 +26,10 @@ Parts (all deterministic unless noted; see pytorch/README.md):
   ipc          a CUDA tensor shared with a child process
                (torch.multiprocessing, CUDA IPC handles)
   torchvision  torchvision.ops.nms and roi_align on the GPU
+  nccl         torch.distributed with the NCCL backend at world size 1:
+               all_reduce, broadcast and all_gather on a side stream,
+               barrier (NCCL's own embedded runtime meets ours on the
+               application's streams and events)
 Every process also reports which libcudart files it had mapped.
 """
 import argparse
@@ -38,7 +42,7 @@ import time
 
 ALL_PARTS = ("first_op", "elementwise", "matmul", "train_amp", "streams",
              "dataloader", "graphs", "allocator", "alloc_async", "compile",
-             "ipc", "torchvision")
+             "ipc", "torchvision", "nccl")
 
 
 def mapped_cudarts():
@@ -305,6 +309,35 @@ def part_torchvision(torch, args):
     torch.cuda.synchronize()
     return {"version": torchvision.__version__, "kept": int(keep.numel()),
             "digest": digest(keep, pooled)}
+
+
+def part_nccl(torch, args):
+    import socket
+    import torch.distributed as dist
+    with socket.socket() as sock:  # a free loopback port for the rendezvous
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    dist.init_process_group("nccl", init_method="tcp://127.0.0.1:%d" % port,
+                            rank=0, world_size=1, device_id=torch.device("cuda", 0))
+    try:
+        x = torch.arange(4096, device="cuda", dtype=torch.float32)
+        dist.all_reduce(x)
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            y = torch.full((1024,), 3.0, device="cuda")
+            dist.broadcast(y, src=0)
+            out = [torch.empty_like(y)]
+            dist.all_gather(out, y)
+        torch.cuda.current_stream().wait_stream(s)
+        work = dist.all_reduce(x, async_op=True)
+        work.wait()
+        dist.barrier()
+        torch.cuda.synchronize()
+        return {"backend": dist.get_backend(), "world": dist.get_world_size(),
+                "nccl": ".".join(map(str, torch.cuda.nccl.version())),
+                "digest": digest(x, out[0])}
+    finally:
+        dist.destroy_process_group()
 
 
 # ---------------------------------------------------------------- driver

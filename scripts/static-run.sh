@@ -86,7 +86,8 @@ for s in "${samples[@]}"; do
     break
   fi
   for set in shared ours-static nvidia-static; do run_one "$set" "$s"; done
-  say "$s: $(tail -3 "$out/samples.jsonl" | python3 -c 'import json,sys; print(" ".join(f"{j[\"set\"]}={j[\"rc\"]}" for j in map(json.loads, sys.stdin)))')"
+  say "$s: $(tail -3 "$out/samples.jsonl" | python3 -c 'import json, sys
+print(" ".join("%s=%s" % (j["set"], j["rc"]) for j in map(json.loads, sys.stdin)))')"
 done
 
 # Benchmarks, alternating runtimes.

@@ -1,7 +1,7 @@
 //! A clean-room `libcudart.so.13`: the CUDA runtime API, implemented over
 //! the public driver API of `libcuda.so.1`.
 //!
-//! Rooms (see README's architecture section): [`entry`] is the one table of
+//! Rooms (see docs/architecture.md): [`entry`] is the one table of
 //! exports; [`boundary`] the wrapper every export goes through; [`abi`] the
 //! C types; [`error`] the last and sticky errors; [`driver`] the driver's
 //! entry points; [`context`] lazy initialization and primary contexts;
