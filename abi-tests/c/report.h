@@ -3,8 +3,8 @@
  * Every runtime call is printed as "<name> -> <code> <errorName>" followed by
  * "lasterror -> <code> <errorName>" (the value cudaGetLastError returns right
  * after it), so that a sticky error shows up as a lasterror that stays set.
- * Only error *names* are printed, never descriptions: our descriptions are
- * worded differently from NVIDIA's on purpose, the names are the contract.
+ * Only error *names* are printed (the strings are compared by
+ * tests/errors.rs).
  * Output goes to stdout, line-buffered-independent (flushed per line), so a
  * crash still leaves everything printed before it. */
 #ifndef ABI_TESTS_REPORT_H

@@ -498,30 +498,6 @@ impl CStrArg {
     }
 }
 
-/// Whether the byte at `addr` is readable host memory of this process,
-/// asked of the kernel (`process_vm_readv` on ourselves), which answers
-/// EFAULT for an unmapped or inaccessible address instead of faulting. One
-/// system call: for cold paths only.
-pub fn host_readable(addr: *const std::ffi::c_void) -> bool {
-    if addr.is_null() {
-        return false;
-    }
-    let mut byte = 0u8;
-    let local = libc::iovec {
-        iov_base: (&mut byte as *mut u8).cast(),
-        iov_len: 1,
-    };
-    let remote = libc::iovec {
-        iov_base: addr.cast_mut(),
-        iov_len: 1,
-    };
-    // SAFETY: `local` describes one writable byte on this stack frame and
-    // `remote` one address the kernel checks (it reads nothing through our
-    // own mappings); both iovec arrays hold one entry as passed.
-    let n = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
-    n == 1
-}
-
 /// Reads a C string that the runtime keeps for the process (names passed
 /// to `__cudaRegisterFunction`/`__cudaRegisterVar` live in the program's
 /// read-only data): copied, so an unloaded library cannot leave it dangling.

@@ -486,26 +486,44 @@ pub fn handle_created(handle: *mut std::ffi::c_void, kind: handles::Kind) {
 /// For the event room: an event whose context a reset destroyed answers
 /// `cudaErrorDeviceUninitialized`, one destroyed through the runtime
 /// `cudaErrorInvalidResourceHandle`, without reaching the driver.
+/// A handle the runtime never saw must be readable memory
+/// ([`handles::unreadable`]); NULL goes on to the driver, which answers it.
 #[inline]
 pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
     if handles::died_with_context(event) {
         return Err(cudaError_t::cudaErrorDeviceUninitialized);
     }
-    if handles::is_gone(event, handles::Kind::Event) {
-        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    match handles::state(event) {
+        Some(handles::State::Gone(handles::Kind::Event)) => {
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        }
+        None if !event.is_null() && handles::unreadable(event) => {
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// For the stream room and launches: a stream whose context a reset
 /// destroyed, or one destroyed through the runtime, answers
 /// `cudaErrorInvalidResourceHandle` without reaching the driver.
+/// A handle the runtime never saw must be readable memory
+/// ([`handles::unreadable`]); the null, legacy (1) and per-thread (2)
+/// streams are the driver's own.
 #[inline]
 pub fn check_stream(stream: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
-    if handles::died_with_context(stream) || handles::is_gone(stream, handles::Kind::Stream) {
+    if handles::died_with_context(stream) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
-    Ok(())
+    match handles::state(stream) {
+        Some(handles::State::Gone(handles::Kind::Stream)) => {
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        }
+        None if stream as usize > 2 && handles::unreadable(stream) => {
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `cudaGetDeviceCount`: once the runtime has counted the devices, the

@@ -7,8 +7,10 @@
 //! there: made an object of a kind ("live") or destroyed one ("gone"). A
 //! call that takes a handle of kind K refuses, without reaching the driver,
 //! one the runtime destroyed as a K, and one that is a live object of
-//! another kind. Anything the table does not know goes to the driver as
-//! before: handles made through the driver directly, or forgotten ones.
+//! another kind. A stream or event handle the table does not know goes to
+//! the driver once it is found to be readable memory ([`unreadable`]):
+//! handles made through the driver directly or by another runtime in the
+//! process, or forgotten ones; a garbage address is refused.
 //!
 //! Freed device memory is kept here too ([`Kind::DeviceMemory`], the base
 //! address `cudaFree` was given). A copy whose pointer the driver cannot
@@ -63,10 +65,14 @@ pub enum Kind {
     ExternalSemaphore,
     GraphicsResource,
     DeviceMemory,
+    /// A handle made outside the runtime (by another runtime in the
+    /// process, or through the driver) that was found to be readable
+    /// memory ([`unreadable`]): passed on to the driver as any kind.
+    Foreign,
 }
 
 impl Kind {
-    const ALL: [Kind; 16] = [
+    const ALL: [Kind; 17] = [
         Kind::Stream,
         Kind::Event,
         Kind::Array,
@@ -83,6 +89,7 @@ impl Kind {
         Kind::ExternalSemaphore,
         Kind::GraphicsResource,
         Kind::DeviceMemory,
+        Kind::Foreign,
     ];
 
     fn from_tag(tag: u8) -> Option<Kind> {
@@ -182,8 +189,48 @@ pub fn refused(handle: *const c_void, kind: Kind) -> bool {
     match state(handle) {
         None => false,
         Some(State::Gone(k)) => k == kind,
-        Some(State::Live(k)) => k != kind,
+        Some(State::Live(k)) => k != kind && k != Kind::Foreign,
     }
+}
+
+/// For a handle the table does not know: whether it is not readable host
+/// memory, so that the driver, which reads the object behind a handle,
+/// would fault on it (a garbage handle such as `0xdeadbeef`). One system
+/// call; a readable handle is recorded as [`Kind::Foreign`], so the next
+/// call with it asks nothing.
+#[cold]
+#[inline(never)]
+pub fn unreadable(handle: *const c_void) -> bool {
+    if host_readable(handle) {
+        made(handle, Kind::Foreign);
+        false
+    } else {
+        true
+    }
+}
+
+/// Whether the byte at `addr` is readable host memory of this process,
+/// asked of the kernel (`process_vm_readv` on ourselves), which answers
+/// EFAULT for an unmapped or inaccessible address instead of faulting. One
+/// system call: for cold paths only.
+pub fn host_readable(addr: *const std::ffi::c_void) -> bool {
+    if addr.is_null() {
+        return false;
+    }
+    let mut byte = 0u8;
+    let local = libc::iovec {
+        iov_base: (&mut byte as *mut u8).cast(),
+        iov_len: 1,
+    };
+    let remote = libc::iovec {
+        iov_base: addr.cast_mut(),
+        iov_len: 1,
+    };
+    // SAFETY: `local` describes one writable byte on this stack frame and
+    // `remote` one address the kernel checks (it reads nothing through our
+    // own mappings); both iovec arrays hold one entry as passed.
+    let n = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
+    n == 1
 }
 
 /// [`refused`] as `cudaErrorInvalidResourceHandle`, what the stream,

@@ -474,8 +474,15 @@ mod tests {
             driver_stream(std::ptr::null_mut(), false),
             Ok(std::ptr::null_mut())
         );
-        let s = 0x1234 as cudaStream_t;
+        // A stream the runtime never saw must be readable memory.
+        static STREAM: u64 = 0;
+        let s = std::ptr::addr_of!(STREAM) as cudaStream_t;
         assert_eq!(driver_stream(s, true), Ok(s));
+        let garbage = 0x1234 as cudaStream_t;
+        assert_eq!(
+            driver_stream(garbage, false),
+            Err(cudaError_t::cudaErrorInvalidResourceHandle)
+        );
         // A stream the runtime destroyed never reaches the driver.
         crate::handles::gone(s.cast(), crate::handles::Kind::Stream);
         assert_eq!(

@@ -117,7 +117,7 @@ fn freed_again(ptr: *const c_void) -> Result<(), cudaError_t> {
     // Memory the driver knows (allocated again elsewhere), or host memory
     // mapped there since (after a reset gave the device's address range
     // back): no longer the freed allocation.
-    if known || crate::boundary::host_readable(ptr) {
+    if known || handles::host_readable(ptr) {
         handles::forget(ptr);
         Ok(())
     } else {

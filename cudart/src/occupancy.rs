@@ -169,11 +169,14 @@ mod tests {
     #[test]
     fn launch_config_converts_field_by_field() {
         let mut attr = cudaLaunchAttribute::default();
+        // A stream the runtime never saw must be readable memory.
+        static STREAM: u64 = 0;
+        let stream = std::ptr::addr_of!(STREAM) as cudaStream_t;
         let c = cudaLaunchConfig_t {
             gridDim: dim3 { x: 1, y: 2, z: 3 },
             blockDim: dim3 { x: 4, y: 5, z: 6 },
             dynamicSmemBytes: 7,
-            stream: 0x1234 as cudaStream_t,
+            stream,
             attrs: &mut attr,
             numAttrs: 1,
         };
@@ -190,7 +193,7 @@ mod tests {
             [1, 2, 3, 4, 5, 6]
         );
         assert_eq!(d.sharedMemBytes, 7);
-        assert_eq!(d.hStream as usize, 0x1234);
+        assert_eq!(d.hStream as usize, stream as usize);
         assert_eq!(d.attrs as usize, &mut attr as *mut _ as usize);
         assert_eq!(d.numAttrs, 1);
     }

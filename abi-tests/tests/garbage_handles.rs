@@ -1,0 +1,102 @@
+//! Stream and event handles the runtime never made, on the test-double
+//! driver (`abi-tests/c/garbage_handles.cu`): garbage addresses are refused
+//! with `cudaErrorInvalidResourceHandle` before the driver could read them;
+//! handles made through the driver work, the first time (one readability
+//! check) and after.
+
+use abi_tests::*;
+
+#[test]
+fn garbage_refused_driver_made_handles_work() {
+    let dir = scratch("garbage_handles");
+    let double = build_driver_double(&dir.join("driver"));
+    let lib_flag = format!("-L{}", double.display());
+    let exe = nvcc_program(
+        "garbage_handles.cu",
+        &dir.join("garbage_handles"),
+        &[&lib_flag, "-lcuda"],
+    );
+    let r = DoubleRun::run(
+        "garbage_handles",
+        &exe,
+        &[],
+        &[],
+        &double,
+        &dir.join("double.log"),
+        &[
+            "cuEventQuery",
+            "cuEventSynchronize",
+            "cuStreamQuery",
+            "cuStreamSynchronize",
+            "cuEventRecord",
+            "cuStreamWaitEvent",
+            "cuLaunchKernel",
+        ],
+    );
+    r.expect_exit0();
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let answer = |call: &str| -> Vec<String> {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with(&format!("{call} -> ")))
+            .map(|(i, l)| format!("{} / {}", l, lines.get(i + 1).unwrap_or(&"")))
+            .collect()
+    };
+    for call in [
+        "cudaEventQuery(garbage)",
+        "cudaEventSynchronize(garbage)",
+        "cudaStreamQuery(garbage)",
+        "cudaStreamSynchronize(garbage)",
+        "cudaEventRecord(event, garbage stream)",
+        "cudaStreamWaitEvent(0, garbage event)",
+    ] {
+        let got = answer(call);
+        r.check(
+            got == [format!(
+                "{call} -> 400 cudaErrorInvalidResourceHandle / lasterror -> 400 cudaErrorInvalidResourceHandle"
+            )],
+            &format!("{call}: {got:?}"),
+        );
+    }
+    r.check(
+        r.stdout.contains(
+            "cudaEventCreate -> 0 cudaSuccess\nlasterror -> 0 cudaSuccess\ncudaEventQuery(garbage)",
+        ),
+        "event created",
+    );
+    for call in [
+        "cudaEventRecord(driver event, driver stream)",
+        "cudaStreamWaitEvent(driver stream, driver event)",
+        "cudaStreamQuery(driver stream)",
+        "cudaEventSynchronize(driver event)",
+        "cudaEventQuery(driver event)",
+    ] {
+        let got = answer(call);
+        r.check(
+            got.len() == 2
+                && got
+                    .iter()
+                    .all(|l| l == &format!("{call} -> 0 cudaSuccess / lasterror -> 0 cudaSuccess")),
+            &format!("{call}: {got:?}"),
+        );
+    }
+    // The garbage never reached the driver: each call reached it only in
+    // the two rounds with the driver's own handles.
+    for (f, n) in [
+        ("cuEventQuery", 2),
+        ("cuEventSynchronize", 2),
+        ("cuStreamQuery", 2),
+        ("cuStreamSynchronize", 0),
+        ("cuEventRecord", 2),
+        ("cuStreamWaitEvent", 2),
+        ("cuLaunchKernel", 2),
+    ] {
+        let calls = r.calls(f);
+        r.check(
+            calls.len() == n && calls.iter().all(|c| !c.contains('?')),
+            &format!("{f}: {calls:?}, want {n} with the driver's handles"),
+        );
+    }
+    r.check(r.stdout.ends_with("done\n"), "the program ran to its end");
+}
