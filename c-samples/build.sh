@@ -50,8 +50,9 @@ samples=(
   life_threads life_teardown life_fork life_dlopen life_story
   mem_3d mem_arrays mem_texture mem_mipmap mem_pool mem_managed mem_ipc mem_peer
   mem_batch
-  graph_child_and_events graph_conditional graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
+  graph_child_and_events graph_conditional graph_conditional_capture graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
   rel_stress rel_dlopen_fire rel_teardown life_exit_destroy static_two_copies
+  rel_garbage_handles
 )
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.
@@ -129,7 +130,7 @@ build_one() {
       "$NVCC" "${flags[@]}" "$d/main.cu" -ldl -o "$out/$n" ;;
     per_thread_stream)
       "$NVCC" "${flags[@]}" --default-stream per-thread "$src/$n.cu" -o "$out/$n" ;;
-    driver_context_first|threads_set_device|ext_memory_fd|life_init|life_flags|life_devices|life_driver_ctx|life_primary|life_reset|life_threads|life_teardown|life_story)
+    driver_context_first|threads_set_device|ext_memory_fd|rel_garbage_handles|life_init|life_flags|life_devices|life_driver_ctx|life_primary|life_reset|life_threads|life_teardown|life_story)
       local libdir
       libdir=$(driver_libdir)
       "$NVCC" "${flags[@]}" -c "$src/$n.cu" -o "$out/_obj/$n.o" || return 1

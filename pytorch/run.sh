@@ -16,16 +16,18 @@ libdir=$(cd "$1" && pwd)
 mkdir -p "$2" && out=$(cd "$2" && pwd)
 rounds=${3:-1}
 steps=${WORKLOAD_STEPS:-200}
+# WORKLOAD_PARTS: a comma-separated subset of the workload's parts.
+parts=(${WORKLOAD_PARTS:+--parts "$WORKLOAD_PARTS"})
 tmo=${WORKLOAD_TIMEOUT:-300}
 export PYTHONFAULTHANDLER=1  # a crash prints the Python stacks (both runtimes)
 
 run_nvidia() {
-  timeout "$tmo" python3 "$here/workload.py" --steps "$steps" >"$out/nvidia.$1.json" 2>"$out/nvidia.$1.err"
+  timeout "$tmo" python3 "$here/workload.py" --steps "$steps" "${parts[@]}" >"$out/nvidia.$1.json" 2>"$out/nvidia.$1.err"
   echo "nvidia round $1: rc $?" >>"$out/run.log"
 }
 run_ours() {
   timeout "$tmo" "$root/scripts/with-cudart.sh" --lib "$libdir" --check -- \
-    python3 "$here/workload.py" --steps "$steps" >"$out/ours.$1.json" 2>"$out/ours.$1.err"
+    python3 "$here/workload.py" --steps "$steps" "${parts[@]}" >"$out/ours.$1.json" 2>"$out/ours.$1.err"
   local rc=$?
   echo "ours round $1: rc $rc" >>"$out/run.log"
   if ((rc >= 128 && rc != 137)) && [[ ! -e $out/ours.crash ]]; then

@@ -248,11 +248,18 @@ pub fn end_capture(
     graph: Out<cudaGraph_t>,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
-    graph.check()?;
     // Straight into the caller's location: an invalidated capture ends
-    // with NULL there, exactly as the driver writes it.
-    let r = api(per_thread)?.cuStreamEndCapture(driver_stream(stream, per_thread)?, graph.as_ptr());
-    crate::graph::made(graph.as_ptr(), r)
+    // with NULL there, exactly as the driver writes it. NULL is valid: a
+    // capture into an existing graph (cudaStreamBeginCaptureToGraph) has
+    // no new graph to hand back; the driver gets a place of ours.
+    let mut unwanted: cudaGraph_t = std::ptr::null_mut();
+    let place = if graph.is_null() {
+        &mut unwanted as *mut cudaGraph_t
+    } else {
+        graph.as_ptr()
+    };
+    let r = api(per_thread)?.cuStreamEndCapture(driver_stream(stream, per_thread)?, place);
+    crate::graph::made(place, r)
 }
 
 /// `cudaStreamIsCapturing` (and `_ptsz`).
