@@ -3,9 +3,7 @@
 //! driver, so that what the GPU runs (`scripts/gpu-all.sh`, parts
 //! `firstlaunch` and `driverpages`) is known to build, run and print what
 //! its reports read (`bench/firstlaunch.sh`, the `driverpages` part, both
-//! report scripts); and `scripts/firstlaunch-report.py` on a checked-in
-//! GPU output (`docs/traces/firstlaunch-2026-12-03-1808.out`), whose page
-//! table finding 11 of docs/first-launch.md quotes.
+//! report scripts). Checked-in GPU outputs are reports, not test inputs.
 //!
 //! Fails (never skips) when the toolchain or our library is missing.
 
@@ -350,15 +348,7 @@ fn firstlaunch(bundle: &Path, rounds: u32, variants: &str, runtimes: &str) -> St
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// The report of a checked-in run (`rel`: from the repository's root)
-/// holds every one of `rows`.
-fn report_has(rel: &str, rows: &[&str]) {
-    let r = report(&repo_root().join(rel));
-    for row in rows {
-        assert!(r.contains(row), "missing {row:?} in:\n{r}");
-    }
-}
-
+/// `scripts/firstlaunch-report.py` on one output file.
 fn report(file: &Path) -> String {
     let out = run_ok(
         Command::new("python3")
@@ -366,41 +356,6 @@ fn report(file: &Path) -> String {
             .arg(file),
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// The report of the 18:08 UTC run on the H200 (30 processes per runtime):
-/// the driver's code pages the first launch faults in, as finding 11 reads
-/// them.
-#[test]
-fn firstlaunch_report_of_the_h200_run() {
-    report_has(
-        "docs/traces/firstlaunch-2026-12-03-1808.out",
-        &[
-            "| pages | nvidia | `libcuda.so.580.159.04:x` | 236+16 (30) |",
-            "| pages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
-            "| rawpages | ours | `libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30), 236+16 (30) |",
-            "| faults launch | 11.0 (30) | 13.0 (30) | +2.0 [+2.0, +2.0] |",
-        ],
-    );
-}
-
-/// The report of the 19:57 UTC run on the H200 (30 processes per runtime,
-/// `ours-base` the library before the first allocation joined
-/// layout.ld's first section): the rows finding 12 quotes. The first
-/// cudaMalloc + cudaFree faults in two runs of the driver's code that
-/// NVIDIA's start-up has run, and (before the layout change) two of ours.
-#[test]
-fn firstlaunch_report_of_the_h200_alloc_run() {
-    report_has(
-        "docs/traces/firstlaunch-2026-12-03-1957-alloc-layout.out",
-        &[
-            "| allocpages | ours | `malloc_free: libcuda.so.580.159.04:x` | 56+16 (30), 1d6+16 (30) |",
-            "| allocpages | ours | `libcuda.so.580.159.04:x` | 236+16 (30) |",
-            "| allocpages | nvidia | `libcuda.so.580.159.04:x` | 236+16 (30) |",
-            "| malloc_free: pages libcudart.so.13:x |  |  | 32.0 (30) |  |  |",
-            "| faults malloc_free | 0.0 (30) | 5.0 (30) | 7.0 (30) | +5.0 [+5.0, +5.0] | +7.0 [+7.0, +7.0] |",
-        ],
-    );
 }
 
 /// bench/pages.h itself: three pages touched in a fresh mapping (one, a
@@ -562,19 +517,6 @@ fn firstlaunch_script_runs_bench_lazy() {
     assert!(r.contains("ours-base k2000lazy: exit 3"), "{r}");
 }
 
-/// The report of the 20:31 UTC run of bench_lazy on the H200 (15
-/// processes per runtime and mode): the rows finding 13 quotes.
-#[test]
-fn bench_lazy_report_of_the_h200_run() {
-    report_has(
-        "docs/traces/benchlazy-2026-12-03-2031.out",
-        &[
-            "| first_launch | 70.0 (15) | 89.7 (15) | 91.5 (15) | +19.7 [+13.4, +30.1] | +21.5 [+14.7, +31.4] |",
-            "| second_kernel_launch | 17.2 (15) | 18.9 (15) | 18.6 (15) |",
-        ],
-    );
-}
-
 /// pytorch/import-probe.sh (gpu-all.sh's `timport` part) with a stand-in
 /// `torch` package on PYTHONPATH (the real one is on the GPU machine only)
 /// and our library: every way of running in every round, each process's
@@ -626,24 +568,4 @@ fn import_probe_and_report() {
         "{r}"
     );
     assert_eq!(r.matches("\n| `").count(), 12, "{r}");
-}
-
-/// The report of the 22:25 UTC eager run on the H200 (10 processes per
-/// runtime, every runtime under CUDA_MODULE_LOADING=EAGER, `ours-ctxload`
-/// bench/experiments/eager-load-with-context-current.patch): the rows
-/// findings 13 and 14 quote, the differences taken against the runtime
-/// named `nvidia+...`.
-#[test]
-fn firstlaunch_report_of_the_h200_eager_run() {
-    report_has(
-        "docs/traces/firstlaunch-2026-12-03-2225-eager.out",
-        &[
-            "| launch | 39.9 (10) | 49.3 (10) | 177.1 (10) | +9.4 [+3.1, +18.1] | +137.2 [+122.6, +161.9] |",
-            "| first_launch | 60.2 (10) | 64.4 (10) | 204.4 (10) | +4.2 [-0.9, +15.1] | +144.2 [+100.5, +183.6] |",
-            "| cuCtxSetCurrent |  | 120.0 (10) | 1.7 (10) |  |  |",
-            "| between_calls |  | 61.3 (10) | 188.0 (10) |  |  |",
-            "| bigpages | ours+CUDA_MODULE_LOADING=EAGER | `libcuda.so.580.159.04:x` | 56+16 (10), 236+16 (10) |",
-            "| bigpages | nvidia+CUDA_MODULE_LOADING=EAGER | `libcuda.so.580.159.04:x` | 236+16 (10) |",
-        ],
-    );
 }
