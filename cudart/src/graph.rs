@@ -727,14 +727,14 @@ fn node_params_to_driver(
                 k.sharedMemBytes,
                 k.kernelParams,
                 k.extra,
-                ctx,
+                crate::resource::node_ctx(k.ctx, ctx),
             )?
         }
         RuntimeMember::Memcpy(m) => {
             d.u.memcpy = CuMemcpyNodeParams {
                 flags: m.flags,
                 reserved: 0,
-                copyCtx: ctx,
+                copyCtx: crate::resource::node_ctx(m.ctx, ctx),
                 copyParams: memcpy3d_to_driver(&m.copyParams, element_bytes)?,
             }
         }
@@ -746,7 +746,7 @@ fn node_params_to_driver(
                 elementSize: m.elementSize,
                 width: m.width,
                 height: m.height,
-                ctx,
+                ctx: crate::resource::node_ctx(m.ctx, ctx),
             }
         }
         RuntimeMember::Conditional(c) => {
@@ -755,7 +755,7 @@ fn node_params_to_driver(
                 type_: c.type_.0,
                 size: c.size,
                 phGraph_out: c.phGraph_out,
-                ctx,
+                ctx: crate::resource::node_ctx(c.ctx, ctx),
             }
         }
         RuntimeMember::Same(words) => d.u.raw = words,
@@ -1196,6 +1196,7 @@ mod tests {
             elementSize: 4,
             width: 16,
             height: 2,
+            ..Default::default()
         };
         let d = node_params_to_driver(&p, ctx, &no_arrays).unwrap();
         assert_eq!(d.type_, 2);
@@ -1216,6 +1217,7 @@ mod tests {
             type_: crate::abi::cudaGraphConditionalNodeType::cudaGraphCondTypeWhile,
             size: 1,
             phGraph_out: std::ptr::null_mut(),
+            ..Default::default()
         };
         let mut d = node_params_to_driver(&c, ctx, &no_arrays).unwrap();
         // SAFETY: written as `conditional` by the conversion.
@@ -1238,6 +1240,7 @@ mod tests {
         };
         e.u.eventRecord = crate::abi::cudaEventRecordNodeParams {
             event: 0x5555 as *mut c_void,
+            ..Default::default()
         };
         let d = node_params_to_driver(&e, ctx, &no_arrays).unwrap();
         // SAFETY: `raw` spans the union.

@@ -26,17 +26,24 @@ const fn cstr(bytes: &'static [u8]) -> &'static CStr {
 }
 
 macro_rules! error_codes {
-    ( $( $name:ident = $val:literal => $desc:literal, )* ) => {
+    (
+        $( $name:ident = $val:literal => $desc:literal, )*
+        ;since 13050:
+        $( $name5:ident = $val5:literal => $desc5:literal, )*
+    ) => {
         impl cudaError_t {
             $( pub const $name: Self = Self($val); )*
+            $( pub const $name5: Self = Self($val5); )*
 
-            /// Every error code of the CUDA 13.0 headers, ascending.
-            pub const ALL: &'static [cudaError_t] = &[ $( Self::$name ),* ];
+            /// Every error code of the CUDA 13.0 headers, ascending, then
+            /// those CUDA 13.5 added.
+            pub const ALL: &'static [cudaError_t] = &[ $( Self::$name, )* $( Self::$name5, )* ];
 
             /// NVIDIA's identifier for the code (`cudaGetErrorName`).
             pub fn name(self) -> &'static CStr {
                 match self.0 {
                     $( $val => const { cstr(concat!(stringify!($name), "\0").as_bytes()) }, )*
+                    $( $val5 => const { cstr(concat!(stringify!($name5), "\0").as_bytes()) }, )*
                     _ => UNRECOGNIZED_ERROR,
                 }
             }
@@ -45,10 +52,21 @@ macro_rules! error_codes {
             pub fn description(self) -> &'static CStr {
                 match self.0 {
                     $( $val => const { cstr(concat!($desc, "\0").as_bytes()) }, )*
+                    $( $val5 => const { cstr(concat!($desc5, "\0").as_bytes()) }, )*
                     _ => UNRECOGNIZED_ERROR,
                 }
             }
         }
+
+        /// The enumerators CUDA 13.5 added (checked against the 13.5
+        /// headers only; joined in `abi/mod.rs`).
+        pub(super) static CONSTANTS_13_5: &[crate::abi::Constant] = &[ $(
+            crate::abi::Constant {
+                scope: "cudaError_t",
+                name: stringify!($name5),
+                value: $val5,
+            },
+        )* ];
 
         /// This file's types (see `abi/macros.rs`).
         pub(super) static LAYOUTS: &[crate::abi::TypeLayout] = &[crate::abi::TypeLayout {
@@ -212,4 +230,10 @@ error_codes! {
     cudaErrorInvalidResourceConfiguration = 915 => "the resource configuration is not valid",
     cudaErrorUnknown = 999 => "an unexpected internal error happened",
     cudaErrorApiFailureBase = 10000 => "base of unmapped driver errors (deprecated code)",
+    ;since 13050:
+    cudaErrorVersionTranslation = 10 => "the call cannot be translated between the program's CUDA version and the driver's",
+    cudaErrorInsufficientLoaderVersion = 227 => "the loader of the CUDA libraries is older than this call needs",
+    cudaErrorStreamDetached = 917 => "the stream is detached and cannot take this operation",
+    cudaErrorGraphRecaptureFailure = 918 => "recapturing the stream into the existing graph failed",
+    cudaErrorFabricNotReady = 919 => "the fabric is not ready yet",
 }

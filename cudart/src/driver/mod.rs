@@ -84,8 +84,16 @@ pub type CUevent = *mut c_void;
 pub const CU_STREAM_LEGACY: CUstream = 0x1 as CUstream;
 pub const CU_STREAM_PER_THREAD: CUstream = 0x2 as CUstream;
 
-/// The CUDA version whose driver ABI this runtime is written against.
+/// The CUDA version whose driver ABI this runtime's tables of CUDA 13.0
+/// calls are written against, and the oldest driver it runs on. The
+/// entry points CUDA 13.1-13.5 added are resolved for [`CUDA_VERSION_NEWEST`]
+/// in tables of their own (`driver/cuda135.rs`): asking for 13.5 in the
+/// 13.0 tables would hand out newer ABIs of old names (`cuLaunchHostFunc`
+/// takes a fourth argument from 13.1 on). See docs/versions.md.
 pub const CUDA_VERSION: c_int = 13000;
+
+/// The CUDA version of the newest API this runtime implements (13.5).
+pub const CUDA_VERSION_NEWEST: c_int = 13050;
 
 const CU_GET_PROC_ADDRESS_DEFAULT: u64 = 0;
 const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
@@ -94,16 +102,17 @@ pub type GetProcAddress =
     unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
 
 /// Declares a table of driver entry points: one field per function
-/// (resolved by base name with `cuGetProcAddress_v2` for CUDA 13.0) and a
-/// safe method of the same name that calls it, answering
-/// `CUDA_ERROR_NOT_FOUND` when this driver lacks it. The core table is
+/// (resolved by base name with `cuGetProcAddress_v2` for CUDA 13.0, or for
+/// the version written after the table's name: `pub struct T @ 13050`;
+/// `None` when this driver lacks it) and a safe method of the same name that
+/// calls it, answering `CUDA_ERROR_NOT_FOUND` when this driver lacks it. The core table is
 /// [`Driver`]; each API family declares its own table in `driver/<family>.rs`
 /// and gets it with [`family`], resolved on first use.
 macro_rules! driver_api {
-    ($(#[$m:meta])* pub struct $table:ident { $( $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
+    ($(#[$m:meta])* pub struct $table:ident $(@ $ver:literal)? { $( $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
         $(#[$m])*
         pub struct $table {
-            $( $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
+            $( pub(crate) $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
         }
 
         impl $crate::driver::Table for $table {
@@ -111,6 +120,11 @@ macro_rules! driver_api {
             fn resolve(get: $crate::driver::GetProcAddress, flags: u64) -> $table {
                 use $crate::driver::{CUresult, CUDA_VERSION};
                 use std::ffi::{c_int, c_void};
+                let version: c_int = {
+                    let v = CUDA_VERSION;
+                    $( let v: c_int = $ver; )?
+                    v
+                };
                 $table {
                     $( $name: {
                         let name = concat!(stringify!($name), "\0");
@@ -119,12 +133,12 @@ macro_rules! driver_api {
                         // SAFETY: `name` is NUL-terminated, `pfn` and
                         // `status` are valid out-pointers for the call.
                         let r = unsafe {
-                            get(name.as_ptr().cast(), &mut pfn, CUDA_VERSION, flags, &mut status)
+                            get(name.as_ptr().cast(), &mut pfn, version, flags, &mut status)
                         };
                         if r == CUresult::SUCCESS && !pfn.is_null() {
                             // SAFETY: the driver returned the entry point of
-                            // this name for CUDA 13.0, whose C signature is the
-                            // one declared in the table.
+                            // this name for the table's CUDA version, whose C
+                            // signature is the one declared in the table.
                             Some(unsafe {
                                 std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($ty),*) -> CUresult>(pfn)
                             })
@@ -175,11 +189,13 @@ pub trait Table: Sized + Send + Sync + 'static {
 }
 
 // The family tables: each file declares one `driver_api!` table.
+pub mod cuda135;
 pub mod device;
 pub mod graph;
 pub mod interop;
 pub mod library;
 pub mod memory;
+pub mod resource;
 pub mod stream;
 
 driver_api! {
