@@ -26,14 +26,16 @@ pins_130=(
   nvidia-cuda-cuobjdump==13.2.51
   nvidia-cuda-cccl==13.0.85
 )
-# CUDA 13.5 (checked with `pip index versions`: 13.5.37 is each wheel's
-# 13.5 release). No cuobjdump or cccl: the 13.0 tree has the tools the
-# tests need, and the 13.5 samples use no CCCL header.
+# CUDA 13.5 (checked with `pip index versions`: 13.5.37 is the 13.5
+# release of the four toolkit wheels). CCCL has no 13.5 wheel: its newest,
+# 13.3.5.0.6, gives the headers cooperative_groups needs (<nv/target>).
+# No cuobjdump: the 13.0 tree has the tools the tests need.
 pins_135=(
   nvidia-cuda-nvcc==13.5.37
   nvidia-cuda-runtime==13.5.37
   nvidia-cuda-crt==13.5.37
   nvidia-nvvm==13.5.37
+  nvidia-cuda-cccl==13.3.5.0.6
 )
 
 # install DIR PIN...: the wheels into DIR/site, unless DIR's stamp says so.

@@ -166,7 +166,10 @@ pub fn run_ok(cmd: &mut Command) -> Output {
 /// Which runtime a program runs against.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Runtime {
+    /// NVIDIA's 13.0 runtime (the default toolchain's wheel).
     Nvidia,
+    /// NVIDIA's 13.5 runtime (the 13.5 toolchain's wheel).
+    Nvidia135,
     Ours,
 }
 
@@ -174,6 +177,7 @@ impl Runtime {
     pub fn lib_dir(self) -> PathBuf {
         match self {
             Runtime::Nvidia => nvidia_lib_dir(),
+            Runtime::Nvidia135 => nvidia135_lib_dir(),
             Runtime::Ours => our_lib_dir(),
         }
     }
@@ -376,7 +380,12 @@ pub fn c_samples_dir() -> PathBuf {
 /// `abi-tests/c` (`-cudart shared`, sm_90, `c-samples` on the include path)
 /// into `out`; `extra` goes last (e.g. `-L<double> -lcuda`).
 pub fn nvcc_sample(name: &str, out: &Path, extra: &[&str]) -> PathBuf {
-    let mut cmd = Command::new(nvcc());
+    nvcc_sample_with(&nvcc(), name, out, extra)
+}
+
+/// [`nvcc_sample`] with another nvcc (e.g. [`nvcc135`]).
+pub fn nvcc_sample_with(nvcc: &Path, name: &str, out: &Path, extra: &[&str]) -> PathBuf {
+    let mut cmd = Command::new(nvcc);
     cmd.args(["-cudart", "shared", "-arch=sm_90", "-std=c++17", "-I"])
         .arg(c_samples_dir())
         .arg("-o")

@@ -1,4 +1,6 @@
-//! `cudaError_t` against NVIDIA's headers and NVIDIA's libcudart.so.13.
+//! `cudaError_t` against NVIDIA's headers and NVIDIA's libcudart.so.13,
+//! both of the newest toolchain this runtime follows (13.5: its list is
+//! 13.0's and five more codes).
 //!
 //! A C program linked against NVIDIA's runtime (from the wheel; its
 //! `cudaGetErrorName`/`cudaGetErrorString` need no driver and no GPU) prints
@@ -17,13 +19,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::Command;
 
-use abi_tests::Runtime;
 use cudart::abi::cudaError_t;
 
 /// Values that are not error codes (gaps, negatives, past the end).
 const NOT_CODES: &[i32] = &[
     -1,
-    10,
     11,
     33,
     99,
@@ -44,7 +44,7 @@ struct Nvidia {
 }
 
 fn nvidia() -> Nvidia {
-    let home = abi_tests::cuda_home();
+    let home = abi_tests::cuda135_home();
     let scan = headers::scan(&home.join("include"));
     let names = scan
         .enums
@@ -85,11 +85,13 @@ fn nvidia() -> Nvidia {
             .arg(home.join("include"))
             .arg(&c)
             .arg("-L")
-            .arg(abi_tests::nvidia_lib_dir())
+            .arg(abi_tests::nvidia135_lib_dir())
             .args(["-l:libcudart.so.13", "-o"])
             .arg(&exe),
     );
-    let out = abi_tests::run_ok(&mut abi_tests::command_with(&exe, Runtime::Nvidia, &[]));
+    let out = abi_tests::run_ok(
+        Command::new(&exe).env("LD_LIBRARY_PATH", abi_tests::nvidia135_lib_dir()),
+    );
 
     let mut nv = Nvidia {
         by_code: BTreeMap::new(),

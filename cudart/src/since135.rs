@@ -175,9 +175,9 @@ pub fn memcpy_3d_with_attributes(
 }
 
 /// `cudaLaunchHostFunc_v2` (and `_ptsz`): a host function with a sync
-/// mode (`cudaHostTaskSyncMode`), CUDA 13.1 driver. Under that name a
-/// driver older than 13.1 hands out its 3-argument `cuLaunchHostFunc`,
-/// so the driver's version decides too.
+/// mode (`cudaHostTaskSyncMode`), CUDA 13.1 driver (the table does not
+/// ask an older driver, which would hand out its 3-argument form; the
+/// version is checked here as well).
 pub fn launch_host_func_v2(
     stream: cudaStream_t,
     f: HostFn,

@@ -109,7 +109,7 @@ pub type GetProcAddress =
 /// [`Driver`]; each API family declares its own table in `driver/<family>.rs`
 /// and gets it with [`family`], resolved on first use.
 macro_rules! driver_api {
-    ($(#[$m:meta])* pub struct $table:ident $(@ $ver:literal)? { $( $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
+    ($(#[$m:meta])* pub struct $table:ident $(@ $ver:literal)? { $( $name:ident $(@ $ev:literal)? ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
         $(#[$m])*
         pub struct $table {
             $( pub(crate) $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
@@ -117,7 +117,7 @@ macro_rules! driver_api {
 
         impl $crate::driver::Table for $table {
             #[allow(unused_variables)]
-            fn resolve(get: $crate::driver::GetProcAddress, flags: u64) -> $table {
+            fn resolve(get: $crate::driver::GetProcAddress, flags: u64, driver_version: std::ffi::c_int) -> $table {
                 use $crate::driver::{CUresult, CUDA_VERSION};
                 use std::ffi::{c_int, c_void};
                 let version: c_int = {
@@ -127,13 +127,25 @@ macro_rules! driver_api {
                 };
                 $table {
                     $( $name: {
+                        let version: c_int = {
+                            let v = version;
+                            $( let v: c_int = $ev; )?
+                            v
+                        };
                         let name = concat!(stringify!($name), "\0");
                         let mut pfn: *mut c_void = std::ptr::null_mut();
                         let mut status: c_int = 0;
-                        // SAFETY: `name` is NUL-terminated, `pfn` and
-                        // `status` are valid out-pointers for the call.
-                        let r = unsafe {
-                            get(name.as_ptr().cast(), &mut pfn, version, flags, &mut status)
+                        // An entry point newer than the driver is not asked
+                        // for: under an old name (`cuLaunchHostFunc`) the
+                        // driver would hand out its older ABI.
+                        let r = if version > CUDA_VERSION && version > driver_version {
+                            CUresult::ERROR_NOT_FOUND
+                        } else {
+                            // SAFETY: `name` is NUL-terminated, `pfn` and
+                            // `status` are valid out-pointers for the call.
+                            unsafe {
+                                get(name.as_ptr().cast(), &mut pfn, version, flags, &mut status)
+                            }
                         };
                         if r == CUresult::SUCCESS && !pfn.is_null() {
                             // SAFETY: the driver returned the entry point of
@@ -182,7 +194,10 @@ macro_rules! driver_api {
 /// A table of driver entry points declared with `driver_api!`.
 pub trait Table: Sized + Send + Sync + 'static {
     /// Resolves every entry point of the table.
-    fn resolve(get: GetProcAddress, flags: u64) -> Self;
+    /// Resolves every entry point of the table (`driver_version`: what
+    /// `cuDriverGetVersion` says; entry points of a later CUDA than it
+    /// are left unresolved).
+    fn resolve(get: GetProcAddress, flags: u64, driver_version: c_int) -> Self;
     /// The table's two lazily resolved instances: default and per-thread
     /// default stream.
     fn cells() -> &'static [OnceCell<Self>; 2];
@@ -302,6 +317,8 @@ driver_api! {
 struct Loaded {
     _lib: libloading::Library,
     get: GetProcAddress,
+    /// `cuDriverGetVersion`.
+    version: c_int,
     default: Driver,
 }
 
@@ -335,7 +352,7 @@ pub fn family<T: Table>(per_thread: bool) -> Result<&'static T, cudaError_t> {
     } else {
         CU_GET_PROC_ADDRESS_DEFAULT
     };
-    Ok(T::cells()[per_thread as usize].get_or_init(|| T::resolve(l.get, flags)))
+    Ok(T::cells()[per_thread as usize].get_or_init(|| T::resolve(l.get, flags, l.version)))
 }
 
 /// Whether the driver has been loaded (without loading it).
@@ -388,7 +405,7 @@ fn load() -> Result<Loaded, cudaError_t> {
             return Err(cudaError_t::cudaErrorInsufficientDriver);
         }
     };
-    let default = Driver::resolve(get, CU_GET_PROC_ADDRESS_DEFAULT);
+    let default = Driver::resolve(get, CU_GET_PROC_ADDRESS_DEFAULT, CUDA_VERSION);
     let mut version = 0;
     if default.cuDriverGetVersion(&mut version) != CUresult::SUCCESS || version < CUDA_VERSION {
         log::info!(target: "cudart::lifecycle", "driver: version {version} is older than {CUDA_VERSION}: cudaErrorInsufficientDriver");
@@ -438,6 +455,7 @@ fn load() -> Result<Loaded, cudaError_t> {
     Ok(Loaded {
         _lib: lib,
         get,
+        version,
         default,
     })
 }
