@@ -178,7 +178,7 @@ fn stub_of(handle: *mut c_void) -> *mut c_void {
 
 /// The driver's kernel node parameters for the runtime's fields.
 #[allow(clippy::too_many_arguments)]
-fn kernel_to_driver(
+pub(crate) fn kernel_to_driver(
     func: *const c_void,
     grid: dim3,
     block: dim3,
@@ -719,17 +719,7 @@ fn node_params_to_driver(
         reserved2: p.reserved2,
     };
     match runtime_member(p) {
-        RuntimeMember::Kernel(k) => {
-            d.u.kernel = kernel_to_driver(
-                k.func,
-                k.gridDim,
-                k.blockDim,
-                k.sharedMemBytes,
-                k.kernelParams,
-                k.extra,
-                crate::resource::node_ctx(k.ctx, ctx),
-            )?
-        }
+        RuntimeMember::Kernel(k) => d.u.kernel = crate::since135::kernel_member(&k, ctx)?,
         RuntimeMember::Memcpy(m) => {
             d.u.memcpy = CuMemcpyNodeParams {
                 flags: m.flags,
@@ -1001,11 +991,15 @@ mod tests {
         assert_eq!(offset_of!(cudaMemsetParams, elementSize), 20);
         assert_eq!(offset_of!(cudaMemsetParams, width), 24);
         assert_eq!(offset_of!(cudaMemsetParams, height), 32);
-        // The V2 runtime member is the driver's v2 without the context.
-        assert_eq!(size_of::<cudaMemsetParamsV2>(), 40);
+        // The V2 runtime member is the driver's v2 (13.5 names its context).
+        assert_eq!(size_of::<cudaMemsetParamsV2>(), 48);
         assert_eq!(
             offset_of!(cudaMemsetParamsV2, height),
             offset_of!(CuMemsetNodeParamsV2, height)
+        );
+        assert_eq!(
+            offset_of!(cudaMemsetParamsV2, ctx),
+            offset_of!(CuMemsetNodeParamsV2, ctx)
         );
         // CUDA_HOST_NODE_PARAMS: fn, userData.
         assert_eq!(size_of::<cudaHostNodeParams>(), 16);
@@ -1048,14 +1042,21 @@ mod tests {
             offset_of!(cudaGraphNodeParams, reserved2),
             offset_of!(CuGraphNodeParams, reserved2)
         );
-        // The converted members: the runtime's lack the driver's context.
+        // The converted members: 13.0's runtime structs lack the driver's
+        // context; 13.5 names one (an execution context), for the kernel
+        // where the driver has its `kern`, so it is converted too.
         assert_eq!(size_of::<cudaKernelNodeParams>(), 56);
-        assert_eq!(size_of::<cudaKernelNodeParamsV2>(), 56);
+        assert_eq!(size_of::<cudaKernelNodeParamsV2>(), 72);
+        assert_eq!(offset_of!(cudaKernelNodeParamsV2, ctx), 56);
         assert_eq!(
             offset_of!(cudaKernelNodeParams, kernelParams),
             offset_of!(CuKernelNodeParams, kernelParams)
         );
-        assert_eq!(size_of::<cudaConditionalNodeParams>(), 24);
+        assert_eq!(size_of::<cudaConditionalNodeParams>(), 32);
+        assert_eq!(
+            offset_of!(cudaConditionalNodeParams, ctx),
+            offset_of!(CuConditionalNodeParams, ctx)
+        );
         assert_eq!(size_of::<cudaMemcpyNodeParams>(), 16 + 160);
     }
 

@@ -126,6 +126,48 @@ pub fn conditional_handle_create_v2(
         .ok()
 }
 
+/// The kernel member of a 13.5 `cudaGraphNodeParams` for the driver:
+/// `functionType` says what `func` holds (a host stub or a `cudaKernel_t`,
+/// both resolved to the kernel as in 13.0, or a `cudaFunction_t`, passed as
+/// the driver's function), and `ctx` the execution context it runs in (see
+/// `resource::node_ctx`). A 13.0 program's zero bytes there mean "deduce"
+/// and "current".
+pub(crate) fn kernel_member(
+    k: &crate::abi::cudaKernelNodeParamsV2,
+    current: crate::driver::CUcontext,
+) -> Result<crate::driver::graph::CuKernelNodeParams, cudaError_t> {
+    use crate::abi::cudaKernelFunctionType as T;
+    let ctx = crate::resource::node_ctx(k.ctx, current);
+    if k.functionType == T::cudaKernelFunctionTypeFunction {
+        if k.func.is_null() {
+            return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
+        }
+        return Ok(crate::driver::graph::CuKernelNodeParams {
+            func: k.func,
+            gridDimX: k.gridDim.x,
+            gridDimY: k.gridDim.y,
+            gridDimZ: k.gridDim.z,
+            blockDimX: k.blockDim.x,
+            blockDimY: k.blockDim.y,
+            blockDimZ: k.blockDim.z,
+            sharedMemBytes: k.sharedMemBytes,
+            kernelParams: k.kernelParams,
+            extra: k.extra,
+            kern: std::ptr::null_mut(),
+            ctx,
+        });
+    }
+    crate::graph::kernel_to_driver(
+        k.func,
+        k.gridDim,
+        k.blockDim,
+        k.sharedMemBytes,
+        k.kernelParams,
+        k.extra,
+        ctx,
+    )
+}
+
 /// `cudaMemcpyWithAttributesAsync` (and `_ptsz`; CUDA 13.2 driver):
 /// `cudaMemcpyAttributes` is `CUmemcpyAttributes`.
 pub fn memcpy_with_attributes(
