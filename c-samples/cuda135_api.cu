@@ -304,6 +304,38 @@ int main() {
   SHOW(cudaSubgridWorkerGridCreate(NULL, NULL, NULL, NULL, NULL, NULL));
   SHOW(cudaSubgridWorksetCreate(NULL, NULL, NULL, NULL, NULL, NULL));
 
+  // --- What 13.5 added to calls of 13.0 (UNKNOWN: printed only): the new
+  // device attributes, limit, memory-pool attributes, and the members 13.5
+  // named in cudaFuncAttributes and cudaPointerAttributes.
+  const int attrs[] = {148, 149, 150, 151, 157, 160};
+  for (int a : attrs) {
+    int v = -1;
+    cudaError_t e = cudaDeviceGetAttribute(&v, (cudaDeviceAttr)a, 0);
+    printf("cudaDeviceGetAttribute(%d) -> %s, %d; lasterror -> %s\n", a, err_name(e), v,
+           err_name(cudaGetLastError()));
+  }
+  size_t lim = 0;
+  cudaError_t le = cudaDeviceGetLimit(&lim, cudaLimitPerBlockMemorySize);
+  printf("cudaDeviceGetLimit(cudaLimitPerBlockMemorySize) -> %s, %zu; lasterror -> %s\n", err_name(le),
+         lim, err_name(cudaGetLastError()));
+  cudaMemPool_t pool = NULL;
+  if (g_device) CK(cudaDeviceGetDefaultMemPool(&pool, 0));
+  for (int a = 0x9; a <= 0xF && pool; a++) {
+    unsigned long long v = 0;  // the widest any of them is
+    cudaError_t e = cudaMemPoolGetAttribute(pool, (cudaMemPoolAttr)a, &v);
+    printf("cudaMemPoolGetAttribute(0x%x) -> %s, %llu; lasterror -> %s\n", a, err_name(e), v,
+           err_name(cudaGetLastError()));
+  }
+  cudaFuncAttributes fa;
+  memset(&fa, 0x5a, sizeof(fa));
+  SHOW(cudaFuncGetAttributes(&fa, (const void *)k3));
+  printf("  k3 deviceNodeUpdateStatus %d, sharedMemoryMode %d\n", fa.deviceNodeUpdateStatus,
+         (int)fa.sharedMemoryMode);
+  cudaPointerAttributes pa;
+  memset(&pa, 0x5a, sizeof(pa));
+  SHOW(cudaPointerGetAttributes(&pa, d));
+  printf("  device pointer localityDomainOrdinal %d\n", pa.localityDomainOrdinal);
+
   // --- Teardown: the green context is destroyed; the primary context's
   // execution context (UNKNOWN) stays usable for the runtime.
   if (gs) CK(cudaStreamDestroy(gs));
