@@ -4,8 +4,13 @@
 #   c-samples/build.sh OUTDIR
 #
 # Environment:
-#   NVCC   the compiler (default: nvcc on PATH, else $CUDA_HOME/bin/nvcc)
+#   NVCC   the compiler (default: nvcc on PATH, else $CUDA_HOME/bin/nvcc);
+#          any CUDA 13 nvcc, e.g. the 13.5 one:
+#          NVCC=$(scripts/setup-toolchain.sh --home 13.5)/bin/nvcc
 #   JOBS   parallel compiles (default: number of CPUs)
+#
+# An nvcc of CUDA 13.5 or newer also builds the samples that need its
+# headers (cuda135_api); an older one leaves them out.
 #
 # Output: OUTDIR/<sample> executables, the libraries they need next to them
 # (libkern.so, libdlkern.so), OUTDIR/samples.txt (the samples that built, in
@@ -36,6 +41,10 @@ if [[ -z "${NVCC:-}" ]]; then
 fi
 cuda_root=$(cd "$(dirname "$NVCC")/.." && pwd)
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+# The compiler's CUDA version as one number (13.5 -> 1305).
+nvcc_release=$("$NVCC" --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | head -1)
+read -r nvcc_major nvcc_minor <<<"${nvcc_release:-0 0}"
+nvcc_version=$((nvcc_major * 100 + nvcc_minor))
 
 # Run order. Every name here is one executable in OUTDIR.
 samples=(
@@ -54,6 +63,9 @@ samples=(
   rel_stress rel_dlopen_fire rel_teardown life_exit_destroy static_two_copies
   rel_garbage_handles
 )
+# Samples that need the CUDA 13.5 headers (every function 13.5 added).
+samples_135=(cuda135_api)
+if (( nvcc_version >= 1305 )); then samples+=("${samples_135[@]}"); fi
 
 # Single-file samples built whole-program (no -rdc); all others use -rdc=true.
 whole_program=(

@@ -7,12 +7,15 @@
 # toolchain changes; abi-tests/tests/errors.rs compares the two runtimes at
 # test time, code by code.
 #
-#   scripts/error-table.sh
+#   scripts/error-table.sh [13.5]     (the 13.5 runtime: the strings ours gives)
 set -euo pipefail
 # --help: this file's opening comment.
 case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 eval "$("$root/scripts/setup-toolchain.sh" --env)"
+# The runtime whose strings are measured: the 13.0 wheel's, or 13.5's.
+runtime_lib=$CUDA_HOME/lib
+[[ ${1:-} == 13.5 ]] && runtime_lib=$("$root/scripts/setup-toolchain.sh" --home 13.5)/lib
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -45,4 +48,4 @@ int main(void) {
 EOF
 gcc -std=c11 -Wall -Werror -I"$CUDA_HOME/include" "$dir/probe.c" \
   -L"$CUDA_HOME/lib" -l:libcudart.so.13 -o "$dir/probe"
-LD_LIBRARY_PATH="$CUDA_HOME/lib" "$dir/probe"
+LD_LIBRARY_PATH="$runtime_lib" "$dir/probe"

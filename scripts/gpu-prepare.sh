@@ -12,6 +12,12 @@
 #
 #   scripts/gpu-prepare.sh [BUNDLE_DIR]      (default: gpu-bundle)
 #
+# With CUDA_TOOLKIT=13.5 the samples are built by nvcc 13.5 (including
+# cuda135_api, every function 13.5 added) and NVIDIA's 13.5 libcudart.so.13
+# goes into BUNDLE_DIR/nvidia, to run them against (docs/versions.md):
+#   CUDA_TOOLKIT=13.5 scripts/gpu-prepare.sh gpu-bundle-135
+#   CUDA_LIB_NVIDIA=gpu-bundle-135/nvidia bash gpu-bundle-135/gpu-run.sh gpu-bundle-135 "$OUT"
+#
 # Then, on the GPU machine (device tool, carry: gpu-bundle):
 #   bash gpu-bundle/gpu-run.sh gpu-bundle "$OUT"
 # and back here:
@@ -24,7 +30,8 @@ cd "$root"
 bundle=${1:-gpu-bundle}
 limit_mib=60  # the device tool carries at most 64 MiB in all
 
-eval "$(scripts/setup-toolchain.sh --env)"
+toolkit=${CUDA_TOOLKIT:-13.0}
+eval "$(scripts/setup-toolchain.sh --env "$toolkit")"
 
 # 1. Our library.
 libdir=$(scripts/build.sh)
@@ -71,6 +78,11 @@ if [[ -x scripts/harness-prepare.sh ]]; then
   cp scripts/harness-run.sh "$bundle/scripts/"
 fi
 cp scripts/gpu-all.sh "$bundle/gpu-all.sh"
+if [[ $toolkit != 13.0 ]]; then
+  # NVIDIA's runtime of that toolkit, for CUDA_LIB_NVIDIA on the GPU machine.
+  mkdir -p "$bundle/nvidia"
+  cp -L "$CUDA_HOME/lib/libcudart.so.13" "$bundle/nvidia/libcudart.so.13"
+fi
 
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 changed=$(GIT_OPTIONAL_LOCKS=0 git status --porcelain 2>/dev/null | wc -l)
@@ -92,10 +104,13 @@ if (( bytes > limit_mib * 1024 * 1024 )); then
   exit 1
 fi
 cat >&2 <<MSG
-gpu-prepare: ready. Device tool: carry ["$bundle"] (and "bench-bundle" from
-scripts/bench-prepare.sh), timeout_s 600, command:
+gpu-prepare: ready (CUDA $toolkit samples). Device tool: carry ["$bundle"] (and
+"bench-bundle" from scripts/bench-prepare.sh), timeout_s 600, command:
   bash $bundle/gpu-all.sh $bundle bench-bundle "\$OUT"
 or the samples alone:
   bash $bundle/gpu-run.sh $bundle "\$OUT"
 MSG
+if [[ $toolkit != 13.0 ]]; then
+  echo "  against NVIDIA's $toolkit runtime: CUDA_LIB_NVIDIA=$bundle/nvidia bash $bundle/gpu-run.sh $bundle \"\$OUT\"" >&2
+fi
 [[ $samples_ok == yes ]]

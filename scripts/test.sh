@@ -12,7 +12,7 @@ cd "$root"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "toolchain (pinned CUDA 13.0 wheels)"
+step "toolchain (pinned CUDA 13.0 wheels, and 13.5 beside them)"
 scripts/setup-toolchain.sh
 eval "$(scripts/setup-toolchain.sh --env)"
 

@@ -145,6 +145,8 @@ enum {
     CUDA_ERROR_NOT_FOUND = 500,
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+    CUDA_ERROR_INVALID_RESOURCE_TYPE = 914,
+    CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION = 915,
 };
 
 #define STREAM_LEGACY ((CUstream)0x1)
@@ -158,7 +160,7 @@ enum {
 
 #define MAGIC 0xD0B1E5EDu
 
-enum kind { K_CTX = 1, K_STREAM, K_EVENT, K_LIB, K_KERNEL, K_FUNC, K_NOTE };
+enum kind { K_CTX = 1, K_STREAM, K_EVENT, K_LIB, K_KERNEL, K_FUNC, K_NOTE, K_GREEN, K_DESC };
 
 struct obj {
     uint32_t magic;
@@ -191,6 +193,9 @@ struct obj {
     int attrs[16];
     unsigned attrs_set;    /* bit i: attrs[i] was set */
     int cache_config;
+    /* green context, resource descriptor, and a green context's CUcontext */
+    unsigned sm_count;     /* its SMs (0 for ordinary contexts: all) */
+    struct obj *green;     /* green context: its CUcontext; that context: 0 */
 };
 
 struct alloc {
@@ -1993,6 +1998,268 @@ PT(_ptsz, cuEventRecord, (CUevent e, CUstream s), (e, s))
 PT(_ptsz, cuEventRecordWithFlags, (CUevent e, CUstream s, unsigned int f), (e, s, f))
 
 /* ------------------------------------------------------------------------ */
+/* Device resources and green contexts (CUDA 12.4-12.9, in driver 580).      */
+/* The double's device has 132 SMs, split in groups of a multiple of 8 SMs  */
+/* (the double's own numbers, not recorded on the H200). A green context    */
+/* is its own handle ("Y<n>"); cuCtxFromGreenCtx gives the context that     */
+/* stands for it ("X<n>", a context of the device with the green context's  */
+/* SMs). Streams of a green context are streams of that context.            */
+
+#define DOUBLE_SMS 132u
+#define DOUBLE_SM_STEP 8u
+
+/* CUdevResource: 144 bytes; type, 92 reserved bytes, then the SM resource
+ * (smCount, minSmPartitionSize, smCoscheduledAlignment). */
+struct dev_resource {
+    int type;
+    unsigned char reserved[92];
+    unsigned sm[3];
+    unsigned char rest[36];
+};
+_Static_assert(sizeof(struct dev_resource) == 144, "CUdevResource is 144 bytes");
+
+static void sm_resource(struct dev_resource *r, unsigned count) {
+    memset(r, 0, sizeof *r);
+    r->type = 1; /* CU_DEV_RESOURCE_TYPE_SM */
+    r->sm[0] = count;
+    r->sm[1] = DOUBLE_SM_STEP;
+    r->sm[2] = DOUBLE_SM_STEP;
+}
+
+EXPORT CUresult cuDeviceGetDevResource(CUdevice d, struct dev_resource *r, int type) {
+    struct line l;
+    lstart(&l, "cuDeviceGetDevResource");
+    lput(&l, " dev=%d type=%d", d, type);
+    lock();
+    CUresult rc = check_device(d);
+    if (!rc && !r) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && type != 1) rc = CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    if (!rc) { sm_resource(r, DOUBLE_SMS); lput(&l, " -> sms=%u", DOUBLE_SMS); }
+    unlock();
+    return done(&l, rc);
+}
+
+static CUresult ctx_resource(struct line *l, struct obj *c, struct dev_resource *r, int type) {
+    lput(l, " type=%d", type);
+    CUresult rc = need_init();
+    if (!rc) rc = check_ctx_alive(c);
+    if (!rc && !r) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && type != 1) rc = CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    if (!rc) {
+        unsigned n = c->sm_count ? c->sm_count : DOUBLE_SMS;
+        sm_resource(r, n);
+        lput(l, " -> sms=%u", n);
+    }
+    return rc;
+}
+
+EXPORT CUresult cuCtxGetDevResource(CUcontext ctx, struct dev_resource *r, int type) {
+    struct line l;
+    lstart(&l, "cuCtxGetDevResource");
+    lock();
+    struct obj *c = find_obj(ctx, K_CTX);
+    lput(&l, " ctx=%s", c ? c->label : ctx ? "bad" : "-");
+    CUresult rc = ctx_resource(&l, c, r, type);
+    unlock();
+    return done(&l, rc);
+}
+
+/* A live green context, or NULL. */
+static struct obj *green_of(void *g) {
+    struct obj *o = find_obj(g, K_GREEN);
+    return o && !o->dead ? o : NULL;
+}
+
+EXPORT CUresult cuGreenCtxGetDevResource(void *g, struct dev_resource *r, int type) {
+    struct line l;
+    lstart(&l, "cuGreenCtxGetDevResource");
+    lock();
+    struct obj *o = green_of(g);
+    lput(&l, " green=%s", o ? o->label : "bad");
+    CUresult rc = o ? ctx_resource(&l, o->green, r, type) : CUDA_ERROR_INVALID_HANDLE;
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuDevSmResourceSplitByCount(struct dev_resource *result, unsigned *nb,
+                                            const struct dev_resource *input,
+                                            struct dev_resource *remaining, unsigned flags,
+                                            unsigned min_count) {
+    struct line l;
+    lstart(&l, "cuDevSmResourceSplitByCount");
+    lput(&l, " result=%s flags=0x%x min=%u", result ? "set" : "null", flags, min_count);
+    lock();
+    CUresult rc = need_init();
+    if (!rc && (!nb || !input || (flags & ~3u))) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && input->type != 1) rc = CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    if (!rc) {
+        unsigned size = min_count < DOUBLE_SM_STEP ? DOUBLE_SM_STEP
+                        : (min_count + DOUBLE_SM_STEP - 1) / DOUBLE_SM_STEP * DOUBLE_SM_STEP;
+        unsigned groups = input->sm[0] / size;
+        unsigned n = result ? (*nb < groups ? *nb : groups) : groups;
+        for (unsigned i = 0; result && i < n; i++) sm_resource(&result[i], size);
+        if (remaining) sm_resource(remaining, input->sm[0] - n * size);
+        *nb = n;
+        lput(&l, " -> groups=%u of %u sms, remaining %u", n, size, input->sm[0] - n * size);
+    }
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuDevResourceGenerateDesc(void **desc, struct dev_resource *r, unsigned n) {
+    struct line l;
+    lstart(&l, "cuDevResourceGenerateDesc");
+    lput(&l, " n=%u", n);
+    lock();
+    CUresult rc = need_init();
+    if (!rc && (!desc || !r || n == 0)) rc = CUDA_ERROR_INVALID_VALUE;
+    unsigned sms = 0;
+    for (unsigned i = 0; !rc && i < n; i++) {
+        if (r[i].type != 1) rc = CUDA_ERROR_INVALID_RESOURCE_TYPE;
+        else sms += r[i].sm[0];
+    }
+    if (!rc) {
+        struct obj *o = new_obj(K_DESC, 'R');
+        o->sm_count = sms;
+        *desc = o;
+        lput(&l, " -> desc=%s sms=%u", o->label, sms);
+    }
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuGreenCtxCreate(void **pg, void *desc, CUdevice d, unsigned flags) {
+    struct line l;
+    lstart(&l, "cuGreenCtxCreate");
+    lock();
+    struct obj *r = find_obj(desc, K_DESC);
+    lput(&l, " desc=%s dev=%d flags=0x%x", r ? r->label : "bad", d, flags);
+    CUresult rc = check_device(d);
+    if (!rc && (!pg || (flags & ~1u))) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && !r) rc = CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
+    if (!rc) {
+        struct obj *g = new_obj(K_GREEN, 'Y');
+        struct obj *c = new_obj(K_CTX, 'X');
+        g->device = c->device = d;
+        g->sm_count = c->sm_count = r->sm_count;
+        c->active = 1;
+        c->id = ++g_ctx_ids;
+        g->id = ++g_ctx_ids;
+        g->green = c;
+        *pg = g;
+        lput(&l, " -> green=%s ctx=%s sms=%u", g->label, c->label, g->sm_count);
+    }
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuGreenCtxDestroy(void *pg) {
+    struct line l;
+    lstart(&l, "cuGreenCtxDestroy");
+    lock();
+    struct obj *g = green_of(pg);
+    lput(&l, " green=%s", g ? g->label : "bad");
+    CUresult rc = need_init();
+    if (!rc && !g) rc = CUDA_ERROR_INVALID_HANDLE;
+    if (!rc) {
+        g->dead = 1;
+        g->green->dead = 1;
+        if (t_depth > 0 && t_stack[t_depth - 1] == g->green) t_depth--;
+    }
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuCtxFromGreenCtx(CUcontext *pctx, void *pg) {
+    struct line l;
+    lstart(&l, "cuCtxFromGreenCtx");
+    lock();
+    struct obj *g = green_of(pg);
+    lput(&l, " green=%s", g ? g->label : "bad");
+    CUresult rc = need_init();
+    if (!rc && !pctx) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && !g) rc = CUDA_ERROR_INVALID_HANDLE;
+    if (!rc) { *pctx = g->green; lput(&l, " -> ctx=%s", g->green->label); }
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuGreenCtxGetId(void *pg, unsigned long long *id) {
+    struct line l;
+    lstart(&l, "cuGreenCtxGetId");
+    lock();
+    struct obj *g = green_of(pg);
+    lput(&l, " green=%s", g ? g->label : "bad");
+    CUresult rc = need_init();
+    if (!rc && !id) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && !g) rc = CUDA_ERROR_INVALID_HANDLE;
+    if (!rc) { *id = g->id; lput(&l, " -> id=%llu", g->id); }
+    unlock();
+    return done(&l, rc);
+}
+
+/* Streams of a green context must be non-blocking (CU_STREAM_NON_BLOCKING). */
+EXPORT CUresult cuGreenCtxStreamCreate(CUstream *ps, void *pg, unsigned flags, int priority) {
+    struct line l;
+    lstart(&l, "cuGreenCtxStreamCreate");
+    lock();
+    struct obj *g = green_of(pg);
+    lput(&l, " green=%s flags=0x%x priority=%d", g ? g->label : "bad", flags, priority);
+    CUresult rc = need_init();
+    if (!rc && (!ps || flags != 1u)) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && !g) rc = CUDA_ERROR_INVALID_HANDLE;
+    if (!rc) {
+        struct obj *s = new_obj(K_STREAM, 'S');
+        s->flags = flags;
+        s->priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
+        s->ctx = g->green;
+        *ps = s;
+        lput(&l, " -> stream=%s ctx=%s", s->label, g->green->label);
+    }
+    unlock();
+    return done(&l, rc);
+}
+
+/* Record / wait on a context's (or green context's) work: the double runs
+ * nothing, so a record marks the event done and a wait only checks. */
+static CUresult ctx_event(struct line *l, struct obj *c, CUevent e, int record) {
+    struct obj *o = find_obj(e, K_EVENT);
+    lput(l, " event=%s", o ? o->label : "bad");
+    CUresult rc = need_init();
+    if (!rc) rc = check_ctx_alive(c);
+    if (!rc && (!o || o->dead)) rc = CUDA_ERROR_INVALID_HANDLE;
+    if (!rc && record) { o->recorded = 1; clock_gettime(CLOCK_MONOTONIC, &o->when); }
+    return rc;
+}
+
+static CUresult ctx_event_call(const char *name, CUcontext ctx, CUevent e, int record) {
+    struct line l;
+    lstart(&l, name);
+    lock();
+    struct obj *c = find_obj(ctx, K_CTX);
+    lput(&l, " ctx=%s", c ? c->label : ctx ? "bad" : "-");
+    CUresult rc = ctx_event(&l, c, e, record);
+    unlock();
+    return done(&l, rc);
+}
+
+static CUresult green_event_call(const char *name, void *pg, CUevent e, int record) {
+    struct line l;
+    lstart(&l, name);
+    lock();
+    struct obj *g = green_of(pg);
+    lput(&l, " green=%s", g ? g->label : "bad");
+    CUresult rc = g ? ctx_event(&l, g->green, e, record) : CUDA_ERROR_INVALID_HANDLE;
+    unlock();
+    return done(&l, rc);
+}
+
+EXPORT CUresult cuCtxRecordEvent(CUcontext c, CUevent e) { return ctx_event_call("cuCtxRecordEvent", c, e, 1); }
+EXPORT CUresult cuCtxWaitEvent(CUcontext c, CUevent e) { return ctx_event_call("cuCtxWaitEvent", c, e, 0); }
+EXPORT CUresult cuGreenCtxRecordEvent(void *g, CUevent e) { return green_event_call("cuGreenCtxRecordEvent", g, e, 1); }
+EXPORT CUresult cuGreenCtxWaitEvent(void *g, CUevent e) { return green_event_call("cuGreenCtxWaitEvent", g, e, 0); }
+
+/* ------------------------------------------------------------------------ */
 /* cuGetProcAddress_v2.                                                     */
 
 EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
@@ -2087,6 +2354,20 @@ static const struct proc g_procs[] = {
     P("cuEventQuery", cuEventQuery, NULL, 2000),
     P("cuEventSynchronize", cuEventSynchronize, NULL, 2000),
     P("cuEventElapsedTime", cuEventElapsedTime_v2, NULL, 2000),
+    P("cuDeviceGetDevResource", cuDeviceGetDevResource, NULL, 12040),
+    P("cuCtxGetDevResource", cuCtxGetDevResource, NULL, 12040),
+    P("cuGreenCtxGetDevResource", cuGreenCtxGetDevResource, NULL, 12040),
+    P("cuDevSmResourceSplitByCount", cuDevSmResourceSplitByCount, NULL, 12040),
+    P("cuDevResourceGenerateDesc", cuDevResourceGenerateDesc, NULL, 12040),
+    P("cuGreenCtxCreate", cuGreenCtxCreate, NULL, 12040),
+    P("cuGreenCtxDestroy", cuGreenCtxDestroy, NULL, 12040),
+    P("cuCtxFromGreenCtx", cuCtxFromGreenCtx, NULL, 12040),
+    P("cuGreenCtxGetId", cuGreenCtxGetId, NULL, 12090),
+    P("cuGreenCtxStreamCreate", cuGreenCtxStreamCreate, NULL, 12050),
+    P("cuGreenCtxRecordEvent", cuGreenCtxRecordEvent, NULL, 12040),
+    P("cuGreenCtxWaitEvent", cuGreenCtxWaitEvent, NULL, 12040),
+    P("cuCtxRecordEvent", cuCtxRecordEvent, NULL, 12050),
+    P("cuCtxWaitEvent", cuCtxWaitEvent, NULL, 12050),
 };
 
 EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,

@@ -56,8 +56,9 @@ pub fn target_dir() -> PathBuf {
     }
 }
 
-/// NVIDIA's export list: the functions the toolchain wheel's
-/// `libcudart.so.13` defines in its dynamic symbol table, sorted.
+/// NVIDIA's CUDA 13.0 export list: the functions the default toolchain
+/// wheel's `libcudart.so.13` defines in its dynamic symbol table, sorted
+/// (the newest list is [`newest_reference_exports`]).
 pub fn reference_exports() -> Vec<String> {
     defined_functions(&nvidia_lib_dir().join("libcudart.so.13"))
         .into_iter()
@@ -77,6 +78,41 @@ pub fn defined_functions(lib: &Path) -> std::collections::BTreeSet<String> {
             (defined && cols[3] == "FUNC")
                 .then(|| cols[7].split('@').next().unwrap_or("").to_string())
         })
+        .collect()
+}
+
+/// The CUDA 13.5 tree of the toolchain wheels (`CUDA135_HOME` wins when
+/// set): `scripts/setup-toolchain.sh` installs it beside the default 13.0
+/// one. Its `libcudart.so.13` is the newest export list this library
+/// follows; its headers prove the 13.5 types.
+pub fn cuda135_home() -> PathBuf {
+    let dir = std::env::var_os("CUDA135_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".toolchain/cu135/site/nvidia/cu13"));
+    assert!(
+        dir.join("bin/nvcc").exists() && dir.join("lib/libcudart.so.13").exists(),
+        "no CUDA 13.5 toolchain at {}: run scripts/setup-toolchain.sh",
+        dir.display()
+    );
+    dir
+}
+
+/// `nvcc` of the 13.5 toolchain.
+pub fn nvcc135() -> PathBuf {
+    cuda135_home().join("bin/nvcc")
+}
+
+/// Folder holding NVIDIA's 13.5 `libcudart.so.13` (from the 13.5 wheel).
+pub fn nvidia135_lib_dir() -> PathBuf {
+    cuda135_home().join("lib")
+}
+
+/// The newest export list: the functions the 13.5 wheel's
+/// `libcudart.so.13` defines, sorted. [`reference_exports`] stays the
+/// 13.0 list (the harness, generated from the 13.0 headers, calls those).
+pub fn newest_reference_exports() -> Vec<String> {
+    defined_functions(&nvidia135_lib_dir().join("libcudart.so.13"))
+        .into_iter()
         .collect()
 }
 
@@ -130,7 +166,10 @@ pub fn run_ok(cmd: &mut Command) -> Output {
 /// Which runtime a program runs against.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Runtime {
+    /// NVIDIA's 13.0 runtime (the default toolchain's wheel).
     Nvidia,
+    /// NVIDIA's 13.5 runtime (the 13.5 toolchain's wheel).
+    Nvidia135,
     Ours,
 }
 
@@ -138,6 +177,7 @@ impl Runtime {
     pub fn lib_dir(self) -> PathBuf {
         match self {
             Runtime::Nvidia => nvidia_lib_dir(),
+            Runtime::Nvidia135 => nvidia135_lib_dir(),
             Runtime::Ours => our_lib_dir(),
         }
     }
@@ -340,7 +380,12 @@ pub fn c_samples_dir() -> PathBuf {
 /// `abi-tests/c` (`-cudart shared`, sm_90, `c-samples` on the include path)
 /// into `out`; `extra` goes last (e.g. `-L<double> -lcuda`).
 pub fn nvcc_sample(name: &str, out: &Path, extra: &[&str]) -> PathBuf {
-    let mut cmd = Command::new(nvcc());
+    nvcc_sample_with(&nvcc(), name, out, extra)
+}
+
+/// [`nvcc_sample`] with another nvcc (e.g. [`nvcc135`]).
+pub fn nvcc_sample_with(nvcc: &Path, name: &str, out: &Path, extra: &[&str]) -> PathBuf {
+    let mut cmd = Command::new(nvcc);
     cmd.args(["-cudart", "shared", "-arch=sm_90", "-std=c++17", "-I"])
         .arg(c_samples_dir())
         .arg("-o")

@@ -1,8 +1,10 @@
 //! The export test: the built `libcudart.so.13` exports exactly the entry
 //! table (`cudart::entry::EXPORTS`), each as a function tagged
 //! `name@@libcudart.so.13`, nothing else (no Rust internals), under the
-//! SONAME `libcudart.so.13`; every export is a name NVIDIA's library has.
-//! Prints the coverage of NVIDIA's export list that the README quotes.
+//! SONAME `libcudart.so.13`; every export is a name NVIDIA's newest library
+//! (13.5, from its wheel) has, and every function of NVIDIA's 13.0 library
+//! is still exported. Prints the coverage of NVIDIA's export list that the
+//! README quotes.
 
 use abi_tests::{our_lib_dir, run_ok};
 use std::collections::BTreeSet;
@@ -29,8 +31,9 @@ fn defined_dynamic_symbols() -> Vec<(String, String, String)> {
     syms
 }
 
+/// The newest list: NVIDIA's 13.5 `libcudart.so.13`.
 fn reference_exports() -> BTreeSet<String> {
-    abi_tests::reference_exports().into_iter().collect()
+    abi_tests::newest_reference_exports().into_iter().collect()
 }
 
 #[test]
@@ -71,9 +74,21 @@ fn exports_are_exactly_the_entry_table_and_versioned() {
         unknown.is_empty(),
         "exports NVIDIA's libcudart.so.13 does not have: {unknown:?}"
     );
+    let base: BTreeSet<String> = abi_tests::reference_exports().into_iter().collect();
+    assert_eq!(base.len(), 422, "NVIDIA's 13.0 list is 422 functions");
+    let dropped: Vec<_> = base.difference(&table).collect();
+    assert!(
+        dropped.is_empty(),
+        "functions of NVIDIA's 13.0 libcudart.so.13 not exported: {dropped:?}"
+    );
+    let gone: Vec<_> = base.difference(&reference).collect();
+    assert!(
+        gone.is_empty(),
+        "13.0 functions the 13.5 list lacks (the lists are wrong): {gone:?}"
+    );
     let covered = table.intersection(&reference).count();
     println!(
-        "export coverage: {covered} of {} NVIDIA libcudart.so.13 functions ({:.1}%)",
+        "export coverage: {covered} of {} NVIDIA libcudart.so.13 (13.5) functions ({:.1}%)",
         reference.len(),
         100.0 * covered as f64 / reference.len() as f64
     );

@@ -1,5 +1,10 @@
 //! Every type and constant of `cudart::abi` against NVIDIA's CUDA 13.0
-//! headers.
+//! headers and against the CUDA 13.5 headers.
+//!
+//! Each version's headers are checked against what `abi/` says they have:
+//! the 13.0 headers against the 13.0 files and the fields that existed
+//! then, the 13.5 headers against everything (a member added later carries
+//! `since`, one that 13.5 changed `until`; see `abi/macros.rs`).
 //!
 //! The list of what is checked comes from the Rust side (`abi::layouts()`
 //! and `abi::constants()`, recorded by the `abi!` declaration macro), so a
@@ -20,12 +25,18 @@ use std::process::Command;
 
 use cudart::abi::{self, TypeKind};
 
-fn include_dir() -> std::path::PathBuf {
-    abi_tests::cuda_home().join("include")
+/// The CUDA versions whose headers are checked: (CUDART_VERSION, include).
+fn include_dir(version: u32) -> std::path::PathBuf {
+    match version {
+        13000 => abi_tests::cuda_home().join("include"),
+        13050 => abi_tests::cuda135_home().join("include"),
+        v => panic!("no headers of CUDA {v}"),
+    }
 }
 
-/// The C++ program printing the headers' view of everything we declare.
-fn probe_source() -> String {
+/// The C++ program printing the headers' view of everything we declare
+/// for CUDA `version`.
+fn probe_source(version: u32) -> String {
     let mut s = String::from(
         "#include <cstdio>\n#include <cstddef>\n#include <cstdint>\n\
          #include <cuda_runtime_api.h>\n#include <cuda_runtime.h>\n\
@@ -35,12 +46,16 @@ fn probe_source() -> String {
          #define C(name, value) std::printf(\"C\\t%s\\t%lld\\n\", name, (long long)(value));\n\n\
          int main() {\n",
     );
-    for t in abi::layouts() {
+    let _ = writeln!(
+        s,
+        "    static_assert(CUDART_VERSION == {version}, \"headers of another CUDA\");"
+    );
+    for t in abi::layouts_for(version) {
         if t.c_type.is_empty() {
             continue; // anonymous in C: checked through the parent's field
         }
         let _ = writeln!(s, "    T(\"{}\", {})", t.name, t.c_type);
-        for f in t.fields {
+        for f in t.fields.iter().filter(|f| f.in_version(version)) {
             let _ = writeln!(
                 s,
                 "    F(\"{}.{}\", {}, {})",
@@ -48,7 +63,7 @@ fn probe_source() -> String {
             );
         }
     }
-    for c in abi::constants() {
+    for c in abi::constants_for(version) {
         let _ = writeln!(s, "    C(\"{0}\", {0})", c.c_name());
     }
     s.push_str("    return 0;\n}\n");
@@ -70,12 +85,13 @@ const INTEROP_STUBS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Compiles and runs the probe; returns its `key -> numbers` lines.
-fn c_side() -> BTreeMap<String, Vec<i128>> {
-    let dir = abi_tests::scratch("layout");
+/// Compiles and runs the probe against the headers of CUDA `version`;
+/// returns its `key -> numbers` lines.
+fn c_side(version: u32) -> BTreeMap<String, Vec<i128>> {
+    let dir = abi_tests::scratch(&format!("layout-{version}"));
     let src = dir.join("probe.cc");
     let exe = dir.join("probe");
-    std::fs::write(&src, probe_source()).unwrap();
+    std::fs::write(&src, probe_source(version)).unwrap();
     let stubs = dir.join("interop-stubs");
     for (name, text) in INTEROP_STUBS {
         let path = stubs.join(name);
@@ -86,7 +102,7 @@ fn c_side() -> BTreeMap<String, Vec<i128>> {
         .args(["-std=c++17", "-w", "-I"])
         .arg(&stubs)
         .arg("-I")
-        .arg(include_dir())
+        .arg(include_dir(version))
         .arg(&src)
         .arg("-o")
         .arg(&exe)
@@ -100,7 +116,7 @@ fn c_side() -> BTreeMap<String, Vec<i128>> {
             .map(str::to_string)
             .collect();
         panic!(
-            "the layout probe {} does not compile against the CUDA headers \
+            "the layout probe {} does not compile against the CUDA {version} headers \
              (a name in abi/ that C++ does not know?):\n{}",
             src.display(),
             errors.join("\n")
@@ -119,8 +135,17 @@ fn c_side() -> BTreeMap<String, Vec<i128>> {
 }
 
 #[test]
-fn layouts_and_constants_match_the_headers() {
-    let c = c_side();
+fn layouts_and_constants_match_the_13_0_headers() {
+    layouts_and_constants_match(13000);
+}
+
+#[test]
+fn layouts_and_constants_match_the_13_5_headers() {
+    layouts_and_constants_match(13050);
+}
+
+fn layouts_and_constants_match(version: u32) {
+    let c = c_side(version);
     let mut bad = Vec::new();
     let get = |key: String| {
         c.get(&key)
@@ -129,19 +154,20 @@ fn layouts_and_constants_match_the_headers() {
     };
     let (mut n_types, mut n_fields, mut n_consts) = (0, 0, 0);
 
-    for t in abi::layouts() {
+    for t in abi::layouts_for(version) {
         if t.c_type.is_empty() {
             continue;
         }
         n_types += 1;
         let v = get(format!("T {}", t.name));
-        if (t.size as i128, t.align as i128) != (v[0], v[1]) {
+        let size = size_in(t, version);
+        if (size as i128, t.align as i128) != (v[0], v[1]) {
             bad.push(format!(
                 "{}: Rust size {} align {}, C size {} align {}",
-                t.name, t.size, t.align, v[0], v[1]
+                t.name, size, t.align, v[0], v[1]
             ));
         }
-        for f in t.fields {
+        for f in t.fields.iter().filter(|f| f.in_version(version)) {
             n_fields += 1;
             let v = get(format!("F {}.{}", t.name, f.name));
             if (f.offset as i128, f.size as i128) != (v[0], v[1]) {
@@ -152,7 +178,7 @@ fn layouts_and_constants_match_the_headers() {
             }
         }
     }
-    for k in abi::constants() {
+    for k in abi::constants_for(version) {
         n_consts += 1;
         let v = get(format!("C {}", k.c_name()));
         if k.value as i128 != v[0] {
@@ -161,11 +187,28 @@ fn layouts_and_constants_match_the_headers() {
     }
     assert!(
         bad.is_empty(),
-        "{} ABI mismatch(es) against the CUDA headers:\n  {}",
+        "{} ABI mismatch(es) against the CUDA {version} headers:\n  {}",
         bad.len(),
         bad.join("\n  ")
     );
-    eprintln!("checked {n_types} types, {n_fields} fields, {n_consts} constants");
+    eprintln!("CUDA {version}: checked {n_types} types, {n_fields} fields, {n_consts} constants");
+}
+
+/// A type's size in the headers of CUDA `version`: the Rust size, or for
+/// a struct that a later CUDA grew (members marked `since` a later
+/// version), the end of the members that `version` has, aligned.
+fn size_in(t: &abi::TypeLayout, version: u32) -> usize {
+    if t.kind != TypeKind::Struct || t.fields.iter().all(|f| f.since <= version) {
+        return t.size;
+    }
+    let end = t
+        .fields
+        .iter()
+        .filter(|f| f.in_version(version))
+        .map(|f| f.offset + f.size)
+        .max()
+        .unwrap_or(0);
+    end.div_ceil(t.align) * t.align
 }
 
 /// Types C declares anonymously without a member name (`c_type` empty) must
@@ -191,14 +234,23 @@ fn anonymous_types_are_checked_through_a_parent() {
 
 /// The other direction: what the headers declare must be in `abi/`.
 #[test]
-fn headers_declare_nothing_that_abi_lacks() {
-    let scan = headers::scan(&include_dir());
-    let ours_types: BTreeSet<&str> = abi::layouts().map(|t| t.c_type).collect();
-    let ours_consts: BTreeSet<String> = abi::constants().map(|c| c.c_name()).collect();
-    let ours_plain: BTreeSet<&str> = abi::constants().map(|c| c.name).collect();
+fn headers_13_0_declare_nothing_that_abi_lacks() {
+    headers_declare_nothing_that_abi_lacks(13000);
+}
+
+#[test]
+fn headers_13_5_declare_nothing_that_abi_lacks() {
+    headers_declare_nothing_that_abi_lacks(13050);
+}
+
+fn headers_declare_nothing_that_abi_lacks(version: u32) {
+    let scan = headers::scan(&include_dir(version));
+    let ours_types: BTreeSet<&str> = abi::layouts_for(version).map(|t| t.c_type).collect();
+    let ours_consts: BTreeSet<String> = abi::constants_for(version).map(|c| c.c_name()).collect();
+    let ours_plain: BTreeSet<&str> = abi::constants_for(version).map(|c| c.name).collect();
     let mut missing = Vec::new();
 
-    for t in abi::layouts().filter(|t| t.kind == TypeKind::Enum) {
+    for t in abi::layouts_for(version).filter(|t| t.kind == TypeKind::Enum) {
         let Some(list) = scan.enums.get(t.c_type) else {
             missing.push(format!("{}: not an enum of the headers", t.c_type));
             continue;
@@ -230,7 +282,7 @@ fn headers_declare_nothing_that_abi_lacks() {
         }
     }
     eprintln!(
-        "headers declare {} enums ({} enumerators), {} structs/unions, {} numeric #defines, \
+        "CUDA {version}: headers declare {} enums ({} enumerators), {} structs/unions, {} numeric #defines, \
          {} enumerator aliases",
         scan.enum_groups.len(),
         scan.enum_groups
@@ -243,7 +295,7 @@ fn headers_declare_nothing_that_abi_lacks() {
     );
     assert!(
         missing.is_empty(),
-        "{} declaration(s) of the CUDA headers missing from cudart/src/abi:\n  {}",
+        "{} declaration(s) of the CUDA {version} headers missing from cudart/src/abi:\n  {}",
         missing.len(),
         missing.join("\n  ")
     );

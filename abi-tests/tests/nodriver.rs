@@ -1,7 +1,12 @@
 //! With NO driver on the machine (no `libcuda.so.1` anywhere the loader
-//! looks), each C/CUDA program in `abi-tests/c` runs once against NVIDIA's
-//! `libcudart.so.13` (from the toolchain wheel) and once against ours; stdout
-//! and the way the program ended must be identical.
+//! looks), each C/CUDA program in `abi-tests/c` (built by nvcc 13.0) runs
+//! against NVIDIA's 13.0 `libcudart.so.13`, NVIDIA's 13.5 one (both from
+//! the toolchain wheels) and ours. Ours reports the runtime version 13050
+//! (docs/versions.md), so: our stdout and the way the program ended must be
+//! identical to what NVIDIA's 13.5 runtime gives the program, and NVIDIA's
+//! 13.0 and 13.5 runtimes may differ only in lines that show the runtime
+//! version. Together: to a program built by nvcc 13.0 ours is NVIDIA's 13.0
+//! runtime except for the version it reports.
 //!
 //! The programs print "<call> -> <code> <name>" and then
 //! "lasterror -> <code> <name>" for every runtime call, so sticky errors are
@@ -63,7 +68,8 @@ fn run(exe: &Path, args: &[&str], rt: Runtime) -> Ran {
     }
 }
 
-/// Runs `exe args` against both runtimes and compares stdout and status.
+/// Runs `exe args` against the three runtimes and compares stdout and
+/// status (see the top of this file).
 fn compare(exe: &Path, args: &[&str]) {
     let what = format!(
         "{} {}",
@@ -76,6 +82,26 @@ fn compare(exe: &Path, args: &[&str]) {
         "{what}: NVIDIA's runtime did not exit 0 (environment problem?)\nstdout:\n{}\nstderr:\n{}",
         nv.stdout, nv.stderr
     );
+    let nv135 = run(exe, args, Runtime::Nvidia135);
+    assert_eq!(
+        nv.status, nv135.status,
+        "{what}: NVIDIA's 13.0 and 13.5 runtimes end the program differently"
+    );
+    let version_lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.contains("runtime version"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        version_lines(&nv.stdout),
+        version_lines(&nv135.stdout),
+        "{what}: NVIDIA's 13.0 and 13.5 runtimes differ beyond the runtime version\n\
+         --- 13.0 ---\n{}--- 13.5 ---\n{}",
+        nv.stdout,
+        nv135.stdout
+    );
+    let nv = nv135;
     let ours = run(exe, args, Runtime::Ours);
     if nv.stdout == ours.stdout && nv.status == ours.status {
         return;
@@ -86,7 +112,7 @@ fn compare(exe: &Path, args: &[&str]) {
         .find(|&i| nv_lines.get(i) != our_lines.get(i))
         .unwrap_or(0);
     panic!(
-        "{what}: our runtime differs from NVIDIA's\n\
+        "{what}: our runtime differs from NVIDIA's 13.5\n\
          first differing line {}: NVIDIA {:?}, ours {:?}\n\
          status: NVIDIA {}, ours {}\n\
          --- NVIDIA stdout ---\n{}--- our stdout ---\n{}--- our stderr ---\n{}",

@@ -268,6 +268,13 @@ fn primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
     Ok(ctx)
 }
 
+/// The primary context of `dev`, retained by the runtime if it holds
+/// none yet; not made current (`cudaDeviceGetExecutionCtx`).
+pub fn primary_context(dev: c_int) -> Result<CUcontext, cudaError_t> {
+    crate::boundary::refused()?;
+    primary(driver::get()?, dev)
+}
+
 /// Whether the runtime has retained a primary context yet (for eager
 /// loading of fatbins registered afterwards).
 pub fn has_context() -> bool {

@@ -19,8 +19,9 @@ use crate::driver::{self, device::DeviceApi, Driver};
 use crate::handles::{self, Kind};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
-/// The runtime version this library implements (13.0).
-pub const RUNTIME_VERSION: c_int = 13000;
+/// The runtime version this library implements and reports (13.5), to
+/// programs built by nvcc 13.0 and 13.5 alike: docs/versions.md says why.
+pub const RUNTIME_VERSION: c_int = 13050;
 
 /// `cudaGetDeviceCount`: on failure the count is left untouched, as
 /// NVIDIA's runtime leaves it.

@@ -178,7 +178,7 @@ fn stub_of(handle: *mut c_void) -> *mut c_void {
 
 /// The driver's kernel node parameters for the runtime's fields.
 #[allow(clippy::too_many_arguments)]
-fn kernel_to_driver(
+pub(crate) fn kernel_to_driver(
     func: *const c_void,
     grid: dim3,
     block: dim3,
@@ -719,22 +719,12 @@ fn node_params_to_driver(
         reserved2: p.reserved2,
     };
     match runtime_member(p) {
-        RuntimeMember::Kernel(k) => {
-            d.u.kernel = kernel_to_driver(
-                k.func,
-                k.gridDim,
-                k.blockDim,
-                k.sharedMemBytes,
-                k.kernelParams,
-                k.extra,
-                ctx,
-            )?
-        }
+        RuntimeMember::Kernel(k) => d.u.kernel = crate::since135::kernel_member(&k, ctx)?,
         RuntimeMember::Memcpy(m) => {
             d.u.memcpy = CuMemcpyNodeParams {
                 flags: m.flags,
                 reserved: 0,
-                copyCtx: ctx,
+                copyCtx: crate::resource::node_ctx(m.ctx, ctx),
                 copyParams: memcpy3d_to_driver(&m.copyParams, element_bytes)?,
             }
         }
@@ -746,7 +736,7 @@ fn node_params_to_driver(
                 elementSize: m.elementSize,
                 width: m.width,
                 height: m.height,
-                ctx,
+                ctx: crate::resource::node_ctx(m.ctx, ctx),
             }
         }
         RuntimeMember::Conditional(c) => {
@@ -755,7 +745,7 @@ fn node_params_to_driver(
                 type_: c.type_.0,
                 size: c.size,
                 phGraph_out: c.phGraph_out,
-                ctx,
+                ctx: crate::resource::node_ctx(c.ctx, ctx),
             }
         }
         RuntimeMember::Same(words) => d.u.raw = words,
@@ -1001,11 +991,15 @@ mod tests {
         assert_eq!(offset_of!(cudaMemsetParams, elementSize), 20);
         assert_eq!(offset_of!(cudaMemsetParams, width), 24);
         assert_eq!(offset_of!(cudaMemsetParams, height), 32);
-        // The V2 runtime member is the driver's v2 without the context.
-        assert_eq!(size_of::<cudaMemsetParamsV2>(), 40);
+        // The V2 runtime member is the driver's v2 (13.5 names its context).
+        assert_eq!(size_of::<cudaMemsetParamsV2>(), 48);
         assert_eq!(
             offset_of!(cudaMemsetParamsV2, height),
             offset_of!(CuMemsetNodeParamsV2, height)
+        );
+        assert_eq!(
+            offset_of!(cudaMemsetParamsV2, ctx),
+            offset_of!(CuMemsetNodeParamsV2, ctx)
         );
         // CUDA_HOST_NODE_PARAMS: fn, userData.
         assert_eq!(size_of::<cudaHostNodeParams>(), 16);
@@ -1048,14 +1042,21 @@ mod tests {
             offset_of!(cudaGraphNodeParams, reserved2),
             offset_of!(CuGraphNodeParams, reserved2)
         );
-        // The converted members: the runtime's lack the driver's context.
+        // The converted members: 13.0's runtime structs lack the driver's
+        // context; 13.5 names one (an execution context), for the kernel
+        // where the driver has its `kern`, so it is converted too.
         assert_eq!(size_of::<cudaKernelNodeParams>(), 56);
-        assert_eq!(size_of::<cudaKernelNodeParamsV2>(), 56);
+        assert_eq!(size_of::<cudaKernelNodeParamsV2>(), 72);
+        assert_eq!(offset_of!(cudaKernelNodeParamsV2, ctx), 56);
         assert_eq!(
             offset_of!(cudaKernelNodeParams, kernelParams),
             offset_of!(CuKernelNodeParams, kernelParams)
         );
-        assert_eq!(size_of::<cudaConditionalNodeParams>(), 24);
+        assert_eq!(size_of::<cudaConditionalNodeParams>(), 32);
+        assert_eq!(
+            offset_of!(cudaConditionalNodeParams, ctx),
+            offset_of!(CuConditionalNodeParams, ctx)
+        );
         assert_eq!(size_of::<cudaMemcpyNodeParams>(), 16 + 160);
     }
 
@@ -1196,6 +1197,7 @@ mod tests {
             elementSize: 4,
             width: 16,
             height: 2,
+            ..Default::default()
         };
         let d = node_params_to_driver(&p, ctx, &no_arrays).unwrap();
         assert_eq!(d.type_, 2);
@@ -1216,6 +1218,7 @@ mod tests {
             type_: crate::abi::cudaGraphConditionalNodeType::cudaGraphCondTypeWhile,
             size: 1,
             phGraph_out: std::ptr::null_mut(),
+            ..Default::default()
         };
         let mut d = node_params_to_driver(&c, ctx, &no_arrays).unwrap();
         // SAFETY: written as `conditional` by the conversion.
@@ -1238,6 +1241,7 @@ mod tests {
         };
         e.u.eventRecord = crate::abi::cudaEventRecordNodeParams {
             event: 0x5555 as *mut c_void,
+            ..Default::default()
         };
         let d = node_params_to_driver(&e, ctx, &no_arrays).unwrap();
         // SAFETY: `raw` spans the union.

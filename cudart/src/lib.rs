@@ -38,6 +38,8 @@ pub mod occupancy;
 pub mod peer;
 pub mod profiler;
 pub mod registry;
+pub mod resource;
+pub mod since135;
 pub mod stream;
 pub mod texture;
 pub mod trace;

@@ -283,8 +283,10 @@ fn proc_address_flags(flags: u64, per_thread: bool) -> Result<u64, cudaError_t> 
 }
 
 /// `cudaGetDriverEntryPoint[ByVersion]` (and `_ptsz`): the driver's
-/// `cuGetProcAddress_v2`. `cudaGetDriverEntryPoint` asks for this
-/// runtime's version (13000). A symbol the driver does not have (or not
+/// `cuGetProcAddress_v2`. `cudaGetDriverEntryPoint`, which takes no
+/// version, asks for 13000: the ABIs a program built by nvcc 13.0 was
+/// written for, and those of the unversioned `PFN_` names that 13.5's
+/// `cudaTypedefs.h` still maps to them (docs/versions.md). A symbol the driver does not have (or not
 /// for that version) is success with a NULL pointer and the reason in
 /// `status`, as the runtime documents.
 pub fn driver_entry_point(

@@ -1,13 +1,11 @@
 //! `cudaError_t`: the runtime's error codes, their names and descriptions.
 //!
-//! Names (what `cudaGetErrorName` returns) are NVIDIA's identifiers; the
-//! descriptions (what `cudaGetErrorString` returns) are the strings NVIDIA's
-//! runtime returns, byte for byte: programs print them and scripts match
-//! them. Both were measured by calling NVIDIA's libcudart.so.13 of the
-//! toolchain wheel (`scripts/error-table.sh` prints the table's rows;
-//! abi-tests/tests/errors.rs compares the two runtimes code by code). For a
-//! value that is not an error code both return "unrecognized error code",
-//! as NVIDIA's runtime does.
+//! Names are NVIDIA's identifiers (what `cudaGetErrorName` returns) and
+//! the descriptions NVIDIA's strings (what `cudaGetErrorString` returns),
+//! measured from NVIDIA's 13.5 runtime (`scripts/error-table.sh 13.5`):
+//! logs, scripts and test suites match on that text. For a value that is
+//! not an error code both return "unrecognized error code", as NVIDIA's
+//! runtime does.
 use std::ffi::CStr;
 
 #[repr(transparent)]
@@ -30,29 +28,47 @@ const fn cstr(bytes: &'static [u8]) -> &'static CStr {
 }
 
 macro_rules! error_codes {
-    ( $( $name:ident = $val:literal => $desc:literal, )* ) => {
+    (
+        $( $name:ident = $val:literal => $desc:literal, )*
+        ;since 13050:
+        $( $name5:ident = $val5:literal => $desc5:literal, )*
+    ) => {
         impl cudaError_t {
             $( pub const $name: Self = Self($val); )*
+            $( pub const $name5: Self = Self($val5); )*
 
-            /// Every error code of the CUDA 13.0 headers, ascending.
-            pub const ALL: &'static [cudaError_t] = &[ $( Self::$name ),* ];
+            /// Every error code of the CUDA 13.0 headers, ascending, then
+            /// those CUDA 13.5 added.
+            pub const ALL: &'static [cudaError_t] = &[ $( Self::$name, )* $( Self::$name5, )* ];
 
             /// NVIDIA's identifier for the code (`cudaGetErrorName`).
             pub fn name(self) -> &'static CStr {
                 match self.0 {
                     $( $val => const { cstr(concat!(stringify!($name), "\0").as_bytes()) }, )*
+                    $( $val5 => const { cstr(concat!(stringify!($name5), "\0").as_bytes()) }, )*
                     _ => UNRECOGNIZED_ERROR,
                 }
             }
 
-            /// NVIDIA's message for the code (`cudaGetErrorString`).
+            /// NVIDIA's description of the code (`cudaGetErrorString`).
             pub fn description(self) -> &'static CStr {
                 match self.0 {
                     $( $val => const { cstr(concat!($desc, "\0").as_bytes()) }, )*
+                    $( $val5 => const { cstr(concat!($desc5, "\0").as_bytes()) }, )*
                     _ => UNRECOGNIZED_ERROR,
                 }
             }
         }
+
+        /// The enumerators CUDA 13.5 added (checked against the 13.5
+        /// headers only; joined in `abi/mod.rs`).
+        pub(super) static CONSTANTS_13_5: &[crate::abi::Constant] = &[ $(
+            crate::abi::Constant {
+                scope: "cudaError_t",
+                name: stringify!($name5),
+                value: $val5,
+            },
+        )* ];
 
         /// This file's types (see `abi/macros.rs`).
         pub(super) static LAYOUTS: &[crate::abi::TypeLayout] = &[crate::abi::TypeLayout {
@@ -216,4 +232,10 @@ error_codes! {
     cudaErrorInvalidResourceConfiguration = 915 => "one or more resources are insufficient or non-applicable for the operation",
     cudaErrorUnknown = 999 => "unknown error",
     cudaErrorApiFailureBase = 10000 => "api failure base",
+    ;since 13050:
+    cudaErrorVersionTranslation = 10 => "Driver is newer than runtime and returned parameters the runtime cannot process",
+    cudaErrorInsufficientLoaderVersion = 227 => "Loader version is insufficient for fatbin",
+    cudaErrorStreamDetached = 917 => "API call not permitted since the green context associated with the stream has been destroyed",
+    cudaErrorGraphRecaptureFailure = 918 => "recapturing to the source graph failed and had to be terminated",
+    cudaErrorFabricNotReady = 919 => "GPU fabric is not ready within the probe wait budget; application may retry (see CUDA_FABRIC_INIT_TIMEOUT_MS)",
 }

@@ -23,6 +23,9 @@ abi! {
             pub kernelParams: *mut *mut c_void,
             pub extra: *mut *mut c_void,
         }
+        /// 13.5 names what was padding: `func` is then one member of an
+        /// anonymous union (`kern`, `cuFunc`, as `functionType` says), and
+        /// `ctx` and `functionType` follow `extra`.
         pub struct cudaKernelNodeParamsV2 {
             pub func: *mut c_void,
             pub gridDim: dim3,
@@ -30,10 +33,14 @@ abi! {
             pub sharedMemBytes: u32,
             pub kernelParams: *mut *mut c_void,
             pub extra: *mut *mut c_void,
+            since 13050 pub ctx: cudaExecutionContext_t,
+            since 13050 pub functionType: cudaKernelFunctionType,
         }
+        /// 13.0 has `int reserved[3]` after `flags`; 13.5 one `int` and `ctx`.
         pub struct cudaMemcpyNodeParams {
             pub flags: i32,
-            pub reserved: [i32; 3],
+            since 13050 pub reserved: i32,
+            since 13050 pub ctx: cudaExecutionContext_t,
             pub copyParams: cudaMemcpy3DParms,
         }
         pub struct cudaMemsetParams {
@@ -51,6 +58,7 @@ abi! {
             pub elementSize: u32,
             pub width: usize,
             pub height: usize,
+            since 13050 pub ctx: cudaExecutionContext_t,
         }
         pub struct cudaHostNodeParams {
             pub fn_: cudaHostFn_t as "fn",
@@ -59,6 +67,8 @@ abi! {
         pub struct cudaHostNodeParamsV2 {
             pub fn_: cudaHostFn_t as "fn",
             pub userData: *mut c_void,
+            since 13050 pub syncMode: u32,
+            since 13050 pub ctx: cudaExecutionContext_t,
         }
         pub struct cudaMemAllocNodeParams {
             pub poolProps: cudaMemPoolProps,
@@ -86,6 +96,7 @@ abi! {
             pub extSemArray: *mut cudaExternalSemaphore_t,
             pub paramsArray: *const cudaExternalSemaphoreSignalParams,
             pub numExtSems: u32,
+            since 13050 pub ctx: cudaExecutionContext_t,
         }
         pub struct cudaExternalSemaphoreWaitNodeParams {
             pub extSemArray: *mut cudaExternalSemaphore_t,
@@ -96,12 +107,14 @@ abi! {
             pub extSemArray: *mut cudaExternalSemaphore_t,
             pub paramsArray: *const cudaExternalSemaphoreWaitParams,
             pub numExtSems: u32,
+            since 13050 pub ctx: cudaExecutionContext_t,
         }
         pub struct cudaConditionalNodeParams {
             pub handle: cudaGraphConditionalHandle,
             pub type_: cudaGraphConditionalNodeType as "type",
             pub size: u32,
             pub phGraph_out: *mut cudaGraph_t,
+            since 13050 pub ctx: cudaExecutionContext_t,
         }
         pub struct cudaChildGraphNodeParams {
             pub graph: cudaGraph_t,
@@ -109,6 +122,7 @@ abi! {
         }
         pub struct cudaEventRecordNodeParams {
             pub event: cudaEvent_t,
+            since 13050 pub ctx: cudaExecutionContext_t,
         }
         pub struct cudaEventWaitNodeParams {
             pub event: cudaEvent_t,
@@ -129,6 +143,7 @@ abi! {
             pub alloc: cudaMemAllocNodeParamsV2,
             pub free: cudaMemFreeNodeParams,
             pub conditional: cudaConditionalNodeParams,
+            since 13050 pub memcpyBatch: cudaMemcpyBatchNodeParams,
         }
         /// Parameters of any graph node (`cudaGraphAddNode`), 256 bytes.
         pub struct cudaGraphNodeParams {
@@ -203,7 +218,7 @@ abi! {
             cudaGraphCondTypeWhile = 1,
             cudaGraphCondTypeSwitch = 2,
         }
-        pub enum cudaGraphChildGraphNodeOwnership: u32 {
+        pub enum cudaGraphChildGraphNodeOwnership: i32 {
             cudaGraphChildGraphOwnershipClone = 0,
             cudaGraphChildGraphOwnershipMove = 1,
         }

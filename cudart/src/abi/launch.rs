@@ -26,7 +26,7 @@ abi! {
             pub requiredClusterDepth: i32,
             pub clusterSchedulingPolicyPreference: i32,
             pub nonPortableClusterSizeAllowed: i32,
-            pub reserved: [i32; 16],
+            until 13000 pub reserved: [i32; 16],
         }
         pub struct cudaLaunchMemSyncDomainMap {
             pub default_: u8,
@@ -83,6 +83,8 @@ abi! {
             pub deviceUpdatableKernelNode: cudaLaunchAttributeValue_deviceUpdatableKernelNode,
             pub sharedMemCarveout: u32,
             pub nvlinkUtilCentricScheduling: u32,
+            since 13050 pub portableClusterSizeMode: cudaLaunchAttributePortableClusterMode,
+            since 13050 pub sharedMemoryMode: cudaSharedMemoryMode,
         }
         /// One launch attribute: its id, 4 bytes of padding, its value.
         pub struct cudaLaunchAttribute {

@@ -20,6 +20,19 @@ pub struct FieldLayout {
     pub offset: usize,
     /// `size_of` of the field's type.
     pub size: usize,
+    /// The first CUDA version (`CUDART_VERSION`) whose headers have this
+    /// member (0: every one).
+    pub since: u32,
+    /// The last CUDA version whose headers have this member as declared
+    /// (`u32::MAX`: every one since).
+    pub until: u32,
+}
+
+impl FieldLayout {
+    /// Whether the headers of CUDA `version` (e.g. 13050) have this member.
+    pub fn in_version(&self, version: u32) -> bool {
+        self.since <= version && version <= self.until
+    }
 }
 
 /// One declared type, as laid out by Rust.

@@ -27,7 +27,24 @@
 //!     pub const cudaStreamAttributePriority: cudaLaunchAttributeID =
 //!         cudaLaunchAttributeID::cudaLaunchAttributePriority;
 //! }
+//! // optional: enumerators a later CUDA added to an enum declared in
+//! // another file (recorded with this file's CUDA version)
+//! extends {
+//!     impl cudaDeviceAttr { cudaDevAttrCigStreamsSupported = 151 }
+//! }
+//! // optional: the value a later CUDA gives a constant declared in an
+//! // earlier file (records only: Rust keeps the earlier value)
+//! revalues {
+//!     cudaDeviceAttr::cudaDevAttrMax = 161;
+//!     ; const CUDART_VERSION = 13050;
+//! }
 //! ```
+//!
+//! A field that exists only from (or up to) some CUDA version carries
+//! `since 13050` (or `until 13000`) before its `pub`: the layout test
+//! checks it only against the headers of the versions that have it. A file
+//! whose whole content is new in a later CUDA is declared with that version
+//! in `abi/mod.rs`.
 //!
 //! Structs get `#[repr(C)]`, `Copy`, `Clone`, `AbiZero` and `Default`
 //! (all fields zero); unions the same, zeroed through their FIRST field,
@@ -41,7 +58,8 @@ macro_rules! abi {
             $(
                 $(#[$tm:meta])*
                 pub $kw:tt $tname:ident $(as $tc:literal)? {
-                    $( $(#[$fm:meta])* pub $f:ident : $ft:ty $(as $fc:literal)? ),* $(,)?
+                    $( $(#[$fm:meta])* $(since $fs:literal)? $(until $fu:literal)?
+                       pub $f:ident : $ft:ty $(as $fc:literal)? ),* $(,)?
                 }
             )*
         }
@@ -59,6 +77,21 @@ macro_rules! abi {
         $(
             aliases {
                 $( $(#[$am:meta])* pub const $a:ident : $at:ty = $av:expr; )*
+            }
+        )?
+        $(
+            extends {
+                $(
+                    impl $xname:ident {
+                        $( $(#[$xm:meta])* $xv:ident = $xval:expr ),* $(,)?
+                    }
+                )*
+            }
+        )?
+        $(
+            revalues {
+                $( $rscope:ident :: $rname:ident = $rval:expr; )*
+                $( ; const $rc:ident = $rcval:expr; )*
             }
         )?
     ) => {
@@ -97,6 +130,11 @@ macro_rules! abi {
 
         $( $(#[$cm])* pub const $c: $ct = $cv as $ct; )*
         $( $( $(#[$am])* pub const $a: $at = $av; )* )?
+        $( $(
+            impl $xname {
+                $( $(#[$xm])* pub const $xv: Self = Self($xval); )*
+            }
+        )* )?
 
         /// This file's types, as Rust lays them out (see `abi/macros.rs`).
         pub(super) static LAYOUTS: &[$crate::abi::TypeLayout] = &[
@@ -113,6 +151,8 @@ macro_rules! abi {
                             c_name: abi!(@or $($fc)? stringify!($f)),
                             offset: ::core::mem::offset_of!($tname, $f),
                             size: ::core::mem::size_of::<$ft>(),
+                            since: abi!(@or $($fs)? 0),
+                            until: abi!(@or $($fu)? u32::MAX),
                         },
                     )* ],
                 },
@@ -144,6 +184,25 @@ macro_rules! abi {
             $( $(
                 $crate::abi::Constant { scope: "", name: stringify!($a), value: $a.0 as i64 },
             )* )?
+            $( $( $(
+                $crate::abi::Constant {
+                    scope: $xname::C_TYPE,
+                    name: stringify!($xv),
+                    value: $xname::$xv.0 as i64,
+                },
+            )* )* )?
+            $(
+                $(
+                    $crate::abi::Constant {
+                        scope: $rscope::C_TYPE,
+                        name: stringify!($rname),
+                        value: ($rval) as i64,
+                    },
+                )*
+                $(
+                    $crate::abi::Constant { scope: "", name: stringify!($rc), value: ($rcval) as i64 },
+                )*
+            )?
         ];
     };
 

@@ -58,7 +58,7 @@ abi! {
             pub device: i32,
             pub devicePointer: *mut c_void,
             pub hostPointer: *mut c_void,
-            pub reserved: [c_long; 8],
+            until 13000 pub reserved: [c_long; 8],
         }
         #[derive(Debug, PartialEq, Eq, Hash)]
         pub struct cudaMemLocation {
@@ -77,7 +77,7 @@ abi! {
             pub win32SecurityAttributes: *mut c_void,
             pub maxSize: usize,
             pub usage: u16,
-            pub reserved: [u8; 54],
+            until 13000 pub reserved: [u8; 54],
         }
         pub struct cudaMemPoolPtrExportData {
             pub reserved: [u8; 64],

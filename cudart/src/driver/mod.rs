@@ -84,8 +84,16 @@ pub type CUevent = *mut c_void;
 pub const CU_STREAM_LEGACY: CUstream = 0x1 as CUstream;
 pub const CU_STREAM_PER_THREAD: CUstream = 0x2 as CUstream;
 
-/// The CUDA version whose driver ABI this runtime is written against.
+/// The CUDA version whose driver ABI this runtime's tables of CUDA 13.0
+/// calls are written against, and the oldest driver it runs on. The
+/// entry points CUDA 13.1-13.5 added are resolved for [`CUDA_VERSION_NEWEST`]
+/// in tables of their own (`driver/cuda135.rs`): asking for 13.5 in the
+/// 13.0 tables would hand out newer ABIs of old names (`cuLaunchHostFunc`
+/// takes a fourth argument from 13.1 on). See docs/versions.md.
 pub const CUDA_VERSION: c_int = 13000;
+
+/// The CUDA version of the newest API this runtime implements (13.5).
+pub const CUDA_VERSION_NEWEST: c_int = 13050;
 
 const CU_GET_PROC_ADDRESS_DEFAULT: u64 = 0;
 const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
@@ -94,37 +102,55 @@ pub type GetProcAddress =
     unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
 
 /// Declares a table of driver entry points: one field per function
-/// (resolved by base name with `cuGetProcAddress_v2` for CUDA 13.0) and a
-/// safe method of the same name that calls it, answering
-/// `CUDA_ERROR_NOT_FOUND` when this driver lacks it. The core table is
+/// (resolved by base name with `cuGetProcAddress_v2` for CUDA 13.0, or for
+/// the version written after the table's name: `pub struct T @ 13050`;
+/// `None` when this driver lacks it) and a safe method of the same name that
+/// calls it, answering `CUDA_ERROR_NOT_FOUND` when this driver lacks it. The core table is
 /// [`Driver`]; each API family declares its own table in `driver/<family>.rs`
 /// and gets it with [`family`], resolved on first use.
 macro_rules! driver_api {
-    ($(#[$m:meta])* pub struct $table:ident { $( $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
+    ($(#[$m:meta])* pub struct $table:ident $(@ $ver:literal)? { $( $name:ident $(@ $ev:literal)? ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
         $(#[$m])*
         pub struct $table {
-            $( $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
+            $( pub(crate) $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
         }
 
         impl $crate::driver::Table for $table {
             #[allow(unused_variables)]
-            fn resolve(get: $crate::driver::GetProcAddress, flags: u64) -> $table {
+            fn resolve(get: $crate::driver::GetProcAddress, flags: u64, driver_version: std::ffi::c_int) -> $table {
                 use $crate::driver::{CUresult, CUDA_VERSION};
                 use std::ffi::{c_int, c_void};
+                let version: c_int = {
+                    let v = CUDA_VERSION;
+                    $( let v: c_int = $ver; )?
+                    v
+                };
                 $table {
                     $( $name: {
+                        let version: c_int = {
+                            let v = version;
+                            $( let v: c_int = $ev; )?
+                            v
+                        };
                         let name = concat!(stringify!($name), "\0");
                         let mut pfn: *mut c_void = std::ptr::null_mut();
                         let mut status: c_int = 0;
-                        // SAFETY: `name` is NUL-terminated, `pfn` and
-                        // `status` are valid out-pointers for the call.
-                        let r = unsafe {
-                            get(name.as_ptr().cast(), &mut pfn, CUDA_VERSION, flags, &mut status)
+                        // An entry point newer than the driver is not asked
+                        // for: under an old name (`cuLaunchHostFunc`) the
+                        // driver would hand out its older ABI.
+                        let r = if version > CUDA_VERSION && version > driver_version {
+                            CUresult::ERROR_NOT_FOUND
+                        } else {
+                            // SAFETY: `name` is NUL-terminated, `pfn` and
+                            // `status` are valid out-pointers for the call.
+                            unsafe {
+                                get(name.as_ptr().cast(), &mut pfn, version, flags, &mut status)
+                            }
                         };
                         if r == CUresult::SUCCESS && !pfn.is_null() {
                             // SAFETY: the driver returned the entry point of
-                            // this name for CUDA 13.0, whose C signature is the
-                            // one declared in the table.
+                            // this name for the table's CUDA version, whose C
+                            // signature is the one declared in the table.
                             Some(unsafe {
                                 std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($ty),*) -> CUresult>(pfn)
                             })
@@ -168,18 +194,23 @@ macro_rules! driver_api {
 /// A table of driver entry points declared with `driver_api!`.
 pub trait Table: Sized + Send + Sync + 'static {
     /// Resolves every entry point of the table.
-    fn resolve(get: GetProcAddress, flags: u64) -> Self;
+    /// Resolves every entry point of the table (`driver_version`: what
+    /// `cuDriverGetVersion` says; entry points of a later CUDA than it
+    /// are left unresolved).
+    fn resolve(get: GetProcAddress, flags: u64, driver_version: c_int) -> Self;
     /// The table's two lazily resolved instances: default and per-thread
     /// default stream.
     fn cells() -> &'static [OnceCell<Self>; 2];
 }
 
 // The family tables: each file declares one `driver_api!` table.
+pub mod cuda135;
 pub mod device;
 pub mod graph;
 pub mod interop;
 pub mod library;
 pub mod memory;
+pub mod resource;
 pub mod stream;
 
 driver_api! {
@@ -286,6 +317,8 @@ driver_api! {
 struct Loaded {
     _lib: libloading::Library,
     get: GetProcAddress,
+    /// `cuDriverGetVersion`.
+    version: c_int,
     default: Driver,
 }
 
@@ -319,7 +352,7 @@ pub fn family<T: Table>(per_thread: bool) -> Result<&'static T, cudaError_t> {
     } else {
         CU_GET_PROC_ADDRESS_DEFAULT
     };
-    Ok(T::cells()[per_thread as usize].get_or_init(|| T::resolve(l.get, flags)))
+    Ok(T::cells()[per_thread as usize].get_or_init(|| T::resolve(l.get, flags, l.version)))
 }
 
 /// Whether the driver has been loaded (without loading it).
@@ -372,7 +405,7 @@ fn load() -> Result<Loaded, cudaError_t> {
             return Err(cudaError_t::cudaErrorInsufficientDriver);
         }
     };
-    let default = Driver::resolve(get, CU_GET_PROC_ADDRESS_DEFAULT);
+    let default = Driver::resolve(get, CU_GET_PROC_ADDRESS_DEFAULT, CUDA_VERSION);
     let mut version = 0;
     if default.cuDriverGetVersion(&mut version) != CUresult::SUCCESS || version < CUDA_VERSION {
         log::info!(target: "cudart::lifecycle", "driver: version {version} is older than {CUDA_VERSION}: cudaErrorInsufficientDriver");
@@ -422,6 +455,7 @@ fn load() -> Result<Loaded, cudaError_t> {
     Ok(Loaded {
         _lib: lib,
         get,
+        version,
         default,
     })
 }

@@ -74,6 +74,14 @@ entry_points! {
     Context fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: c_int) -> cudaError_t
         => launch::func_set_cache_config(func, cacheConfig);
 
+    Context fn cudaFuncGetParamCount(func: *const c_void, paramCount: Out<usize>) -> cudaError_t
+        => crate::since135::func_param_count(func, paramCount);
+    // Subgrid schedules: a developer preview without public prototypes;
+    // the arguments are never read (see since135::subgrid).
+    Driver fn cudaSubgridCreate() -> cudaError_t => crate::since135::subgrid();
+    Driver fn cudaSubgridWorkerGridCreate() -> cudaError_t => crate::since135::subgrid();
+    Driver fn cudaSubgridWorksetCreate() -> cudaError_t => crate::since135::subgrid();
+
     // Errors.
     LastError fn cudaGetLastError() -> cudaError_t => error::get_last();
     LastError fn cudaPeekAtLastError() -> cudaError_t => error::peek_last();

@@ -281,4 +281,23 @@ entry_points! {
         => drv()?.cuGraphRetainUserObject(graph, object, count, flags).ok();
     Context fn cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) -> cudaError_t
         => drv()?.cuGraphReleaseUserObject(graph, object, count).ok();
+
+    // CUDA 13.5: ids, node queries (13.1/13.2 driver calls: on an older
+    // driver cudaErrorCallRequiresNewerDriver), conditional handles of an
+    // execution context (real on 13.0 drivers).
+    Context fn cudaGraphGetId(hGraph: cudaGraph_t, graphID: Out<c_uint>) -> cudaError_t
+        => crate::since135::graph_get_id(hGraph, graphID);
+    Context fn cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: Out<c_uint>) -> cudaError_t
+        => crate::since135::graph_exec_get_id(hGraphExec, graphID);
+    Context fn cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: Out<cudaGraph_t>) -> cudaError_t
+        => crate::since135::node_get_graph(hNode, phGraph);
+    Context fn cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: Out<c_uint>) -> cudaError_t
+        => crate::since135::node_get_local_id(hNode, nodeId);
+    Context fn cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: Out<u64>) -> cudaError_t
+        => crate::since135::node_get_tools_id(hNode, toolsNodeId);
+    Context fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParams: Out<cudaGraphNodeParams>) -> cudaError_t
+        => crate::since135::node_get_params(node, nodeParams);
+    Context fn cudaGraphConditionalHandleCreate_v2(pHandle_out: Out<cudaGraphConditionalHandle>, graph: cudaGraph_t,
+        ctx: cudaExecutionContext_t, defaultLaunchValue: c_uint, flags: c_uint) -> cudaError_t
+        => crate::since135::conditional_handle_create_v2(pHandle_out, graph, ctx, defaultLaunchValue, flags);
 }

@@ -313,4 +313,20 @@ entry_points! {
     Context fn cudaMemcpyArrayToArray_ptds(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize,
         src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: c_int) -> cudaError_t
         => array::copy_array_to_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind, PT);
+
+    // CUDA 13.5 (13.2/13.4 driver calls: on an older driver
+    // cudaErrorCallRequiresNewerDriver).
+    Context fn cudaMemcpyWithAttributesAsync(dst: *mut c_void, src: *const c_void, size: usize,
+        attr: In<cudaMemcpyAttributes>, stream: cudaStream_t) -> cudaError_t
+        => crate::since135::memcpy_with_attributes(dst, src, size, attr, stream, LEGACY);
+    Context fn cudaMemcpyWithAttributesAsync_ptsz(dst: *mut c_void, src: *const c_void, size: usize,
+        attr: In<cudaMemcpyAttributes>, stream: cudaStream_t) -> cudaError_t
+        => crate::since135::memcpy_with_attributes(dst, src, size, attr, stream, PT);
+    Context fn cudaMemcpy3DWithAttributesAsync(op: In<cudaMemcpy3DBatchOp>, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t
+        => crate::since135::memcpy_3d_with_attributes(op, flags, stream, LEGACY);
+    Context fn cudaMemcpy3DWithAttributesAsync_ptsz(op: In<cudaMemcpy3DBatchOp>, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t
+        => crate::since135::memcpy_3d_with_attributes(op, flags, stream, PT);
+    Context fn cudaMemGetLocationInfo(devPtr: *mut c_void, size: usize, summaryGranularity: usize,
+        samplingGranularity: usize, location_out: Out<cudaMemLocation>) -> cudaError_t
+        => crate::since135::mem_get_location_info(devPtr, size, summaryGranularity, samplingGranularity, location_out);
 }

@@ -60,6 +60,7 @@ pub mod graph;
 pub mod interop;
 pub mod library;
 pub mod memory;
+pub mod resource;
 pub mod stream;
 
 /// Every file of the table: (family, entries with their room calls).
@@ -70,6 +71,7 @@ pub const FAMILIES: &[(&str, &[(&str, &str)])] = &[
     ("interop", interop::BODIES),
     ("library", library::BODIES),
     ("memory", memory::BODIES),
+    ("resource", resource::BODIES),
     ("stream", stream::BODIES),
 ];
 

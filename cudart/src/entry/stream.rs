@@ -79,4 +79,19 @@ entry_points! {
         => event::ipc_open_handle(event, handle);
     Context fn cudaEventCreateFromEGLSync(phEvent: Out<cudaEvent_t>, eglSync: *mut c_void, flags: c_uint) -> cudaError_t
         => event::create_from_egl_sync(phEvent, eglSync, flags);
+
+    // CUDA 13.5 (13.1/13.3 driver calls: on an older driver
+    // cudaErrorCallRequiresNewerDriver).
+    Context fn cudaStreamBeginRecaptureToGraph(stream: cudaStream_t, mode: cudaStreamCaptureMode, graph: cudaGraph_t,
+        callbackData: *mut cudaGraphRecaptureCallbackData) -> cudaError_t
+        => crate::since135::begin_recapture_to_graph(stream, mode, graph, callbackData, LEGACY);
+    Context fn cudaStreamBeginRecaptureToGraph_ptsz(stream: cudaStream_t, mode: cudaStreamCaptureMode, graph: cudaGraph_t,
+        callbackData: *mut cudaGraphRecaptureCallbackData) -> cudaError_t
+        => crate::since135::begin_recapture_to_graph(stream, mode, graph, callbackData, PT);
+    Context fn cudaLaunchHostFunc_v2(stream: cudaStream_t, fn_: crate::stream::HostFn, userData: *mut c_void,
+        syncMode: c_uint) -> cudaError_t
+        => crate::since135::launch_host_func_v2(stream, fn_, userData, syncMode, LEGACY);
+    Context fn cudaLaunchHostFunc_v2_ptsz(stream: cudaStream_t, fn_: crate::stream::HostFn, userData: *mut c_void,
+        syncMode: c_uint) -> cudaError_t
+        => crate::since135::launch_host_func_v2(stream, fn_, userData, syncMode, PT);
 }
