@@ -207,11 +207,15 @@ int main() {
     printf("  green stream kernel wrote: %d %d %d %d\n", got[0], got[1], got[2], got[3]);
     if (got[0] != 42 || got[3] != 42) g_failures++;
   }
-  // newer(13.1): cuStreamGetDevResource.
+  // Works on a 13.0 driver too under NVIDIA's 13.5 runtime (measured on
+  // the H200, driver 580): the stream's green context's resources.
   cudaDevResource sr;
   memset(&sr, 0, sizeof(sr));
-  EXPECT_NEWER(13010, cudaStreamGetDevResource(gs, &sr, cudaDevResourceTypeSm));
-  EXPECT_NEWER(13010, cudaStreamGetDevResource_ptsz(gs, &sr, cudaDevResourceTypeSm));
+  EXPECT_OK(cudaStreamGetDevResource(gs, &sr, cudaDevResourceTypeSm));
+  printf("  green stream SMs: %u\n", sr.sm.smCount);
+  memset(&sr, 0, sizeof(sr));
+  EXPECT_OK(cudaStreamGetDevResource_ptsz(gs, &sr, cudaDevResourceTypeSm));
+  printf("  green stream SMs (_ptsz): %u\n", sr.sm.smCount);
 
   // --- Graphs: ids and node queries (newer(13.1)/(13.2)), conditional
   // handles of an execution context (cuGraphConditionalHandleCreate: 12.3).
@@ -248,7 +252,9 @@ int main() {
   EXPECT_OK(cudaGraphConditionalHandleCreate_v2(&ch, g, NULL, 0, 0));
   EXPECT_OK(cudaGraphConditionalHandleCreate_v2(&ch, g, primary, 1, cudaGraphCondAssignDefault));
   SHOW(cudaGraphConditionalHandleCreate_v2(&ch, g, green, 0, 0));  // UNKNOWN
-  if (g_device) CK(cudaGraphInstantiate(&exec, g, 0));
+  // Both runtimes answer cudaErrorInvalidValue here on the H200 (a handle
+  // of the green context in the graph); printed, not fatal.
+  if (g_device) SHOW(cudaGraphInstantiate(&exec, g, 0));
   EXPECT_NEWER(13010, cudaGraphExecGetId(exec, &id));
 
   // --- Copies with attributes (newer(13.2)).

@@ -1871,6 +1871,35 @@ EXPORT CUresult cuStreamGetPriority(CUstream s, int *priority) {
     return done(&l, rc);
 }
 
+/* cuStreamGetCtx as the 13.0 headers name it (cuStreamGetCtx_v2): the
+ * stream's context and, for a stream of a green context, that green
+ * context (NULL otherwise). The special streams belong to the current
+ * context. */
+EXPORT CUresult cuStreamGetCtx_v2(CUstream s, CUcontext *pctx, void **pgreen) {
+    struct line l;
+    int pt = lstart(&l, "cuStreamGetCtx");
+    lock();
+    CUstream eff = s;
+    CUresult rc = check_stream(s, pt, &eff);
+    put_stream(&l, eff);
+    if (!rc && !pctx) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc) {
+        struct obj *o = find_obj(eff, K_STREAM);
+        struct obj *c = o ? o->ctx : current();
+        if (!c) rc = CUDA_ERROR_INVALID_CONTEXT;
+        struct obj *green = NULL;
+        for (struct obj *g = g_objs; !rc && o && g; g = g->next)
+            if (g->magic == MAGIC && g->kind == K_GREEN && !g->dead && g->green == c) green = g;
+        if (!rc) {
+            *pctx = c;
+            if (pgreen) *pgreen = green;
+            lput(&l, " -> ctx=%s green=%s", c->label, green ? green->label : "-");
+        }
+    }
+    unlock();
+    return done(&l, rc);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Events.                                                                  */
 
@@ -1994,6 +2023,7 @@ PT(_ptsz, cuStreamQuery, (CUstream s), (s))
 PT(_ptsz, cuStreamWaitEvent, (CUstream s, CUevent e, unsigned int f), (s, e, f))
 PT(_ptsz, cuStreamGetFlags, (CUstream s, unsigned int *f), (s, f))
 PT(_ptsz, cuStreamGetPriority, (CUstream s, int *p), (s, p))
+PT(_ptsz, cuStreamGetCtx_v2, (CUstream s, CUcontext *c, void **g), (s, c, g))
 PT(_ptsz, cuEventRecord, (CUevent e, CUstream s), (e, s))
 PT(_ptsz, cuEventRecordWithFlags, (CUevent e, CUstream s, unsigned int f), (e, s, f))
 
@@ -2135,7 +2165,9 @@ EXPORT CUresult cuGreenCtxCreate(void **pg, void *desc, CUdevice d, unsigned fla
     struct obj *r = find_obj(desc, K_DESC);
     lput(&l, " desc=%s dev=%d flags=0x%x", r ? r->label : "bad", d, flags);
     CUresult rc = check_device(d);
-    if (!rc && (!pg || (flags & ~1u))) rc = CUDA_ERROR_INVALID_VALUE;
+    /* CU_GREEN_CTX_DEFAULT_STREAM is required: driver 580 answered
+     * CUDA_ERROR_INVALID_VALUE to flags 0 (H200, 2026-12-04). */
+    if (!rc && (!pg || flags != 1u)) rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && !r) rc = CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
     if (!rc) {
         struct obj *g = new_obj(K_GREEN, 'Y');
@@ -2347,6 +2379,7 @@ static const struct proc g_procs[] = {
     P("cuStreamWaitEvent", cuStreamWaitEvent, cuStreamWaitEvent_ptsz, 3020),
     P("cuStreamGetFlags", cuStreamGetFlags, cuStreamGetFlags_ptsz, 5050),
     P("cuStreamGetPriority", cuStreamGetPriority, cuStreamGetPriority_ptsz, 5050),
+    P("cuStreamGetCtx", cuStreamGetCtx_v2, cuStreamGetCtx_v2_ptsz, 12050),
     P("cuEventCreate", cuEventCreate, NULL, 2000),
     P("cuEventDestroy", cuEventDestroy_v2, NULL, 4000),
     P("cuEventRecord", cuEventRecord, cuEventRecord_ptsz, 2000),

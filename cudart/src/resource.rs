@@ -24,6 +24,10 @@ use crate::since135::{api135, newer};
 use parking_lot::Mutex;
 use std::ffi::{c_int, c_uint};
 
+/// The driver's `CU_GREEN_CTX_DEFAULT_STREAM`, which `cuGreenCtxCreate`
+/// requires.
+const CU_GREEN_CTX_DEFAULT_STREAM: c_uint = 0x1;
+
 fn api() -> Result<&'static ResourceApi, cudaError_t> {
     driver::family::<ResourceApi>(false)
 }
@@ -150,7 +154,11 @@ pub fn green_create(
     let t = api()?;
     let mut green: CUgreenCtx = std::ptr::null_mut();
     // CU_GREEN_CTX_NONE: no default stream, as the runtime documents.
-    t.cuGreenCtxCreate(&mut green, desc, dev, 0).ok()?;
+    // The driver wants its default-stream flag on every green context
+    // (the runtime's flags are reserved; NVIDIA's runtime creates one
+    // with flags 0 on driver 580, measured on the H200).
+    t.cuGreenCtxCreate(&mut green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM)
+        .ok()?;
     let mut ctx: CUcontext = std::ptr::null_mut();
     if let Err(e) = t.cuCtxFromGreenCtx(&mut ctx, green).ok() {
         let _ = t.cuGreenCtxDestroy(green);
@@ -286,7 +294,10 @@ pub fn wait_event(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> Result<(),
     }
 }
 
-/// `cudaStreamGetDevResource` (and `_ptsz`): a CUDA 13.1 driver call.
+/// `cudaStreamGetDevResource` (and `_ptsz`): the driver's
+/// `cuStreamGetDevResource` (CUDA 13.1) where it has it; on an older
+/// driver the resources of the stream's green context, or of its context
+/// (NVIDIA's 13.5 runtime answers there too, measured on driver 580).
 pub fn stream_get_resource(
     stream: cudaStream_t,
     out: Out<cudaDevResource>,
@@ -294,15 +305,23 @@ pub fn stream_get_resource(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     let t = api135(per_thread)?;
-    newer(t.cuStreamGetDevResource.is_some())?;
     crate::context::check_stream(stream.cast())?;
     out.check()?;
-    t.cuStreamGetDevResource(
-        crate::launch::driver_stream(stream, per_thread)?,
-        out.as_ptr(),
-        ty,
-    )
-    .ok()
+    let s = crate::launch::driver_stream(stream, per_thread)?;
+    if t.cuStreamGetDevResource.is_some() {
+        return t.cuStreamGetDevResource(s, out.as_ptr(), ty).ok();
+    }
+    let mut ctx: CUcontext = std::ptr::null_mut();
+    let mut green: CUgreenCtx = std::ptr::null_mut();
+    driver::get()?
+        .cuStreamGetCtx(s, &mut ctx, (&mut green as *mut CUgreenCtx).cast())
+        .ok()?;
+    let r = api()?;
+    if green.is_null() {
+        r.cuCtxGetDevResource(ctx, out.as_ptr(), ty).ok()
+    } else {
+        r.cuGreenCtxGetDevResource(green, out.as_ptr(), ty).ok()
+    }
 }
 
 /// The driver context of an execution context the runtime handed out (for
