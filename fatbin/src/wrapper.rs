@@ -35,6 +35,7 @@ pub struct WrapperHeader {
 
 impl WrapperHeader {
     /// Parse the 24 bytes at the start of `b`; checks magic and version.
+    #[inline]
     pub fn parse(b: &[u8]) -> Result<WrapperHeader> {
         let h = bytes(b, 0, WRAPPER_SIZE as u64, "fatbin wrapper")?;
         let magic = u32_at(h, 0);
