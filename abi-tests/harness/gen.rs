@@ -970,6 +970,15 @@ const HANDLE_CASES: &[(&str, &str, bool, Option<&str>)] = &[
     ("cudaLogsCallbackHandle", "", false, Some("STREAM")),
 ];
 
+/// Handle types that are integers, not addresses.
+const INTEGER_HANDLES: &[&str] = &["cudaTextureObject_t", "cudaSurfaceObject_t"];
+
+/// The garbage handle of the matrix: an address no mapping of these
+/// processes covers (below the loader's, the heap's and mmap's ranges), as
+/// `(cudaEvent_t)0xdeadbeef` crashed both runtimes in an independent probe
+/// on the H200.
+const GARBAGE_HANDLE: &str = "(uintptr_t)0xdeadbeef";
+
 /// Function-pointer types: NULL applies.
 const CALLBACK_TYPES: &[&str] = &[
     "cudaStreamCallback_t",
@@ -978,10 +987,13 @@ const CALLBACK_TYPES: &[&str] = &[
     "cudaLogsCallback_t",
 ];
 
-/// Device memory (the DEVBUF fixture): NULL, the address + 1, host memory
-/// (the child's stack, malloc), a freed allocation.
+/// Device memory (the DEVBUF fixture): NULL, the address + 1, an address
+/// in the lowest page nothing maps, host memory (the child's stack,
+/// malloc), a freed allocation.
 const DEVPTR_CASES: &[(&str, &str)] = &[
     ("dev+1", "(uintptr_t)h_fixture(h, HF_DEVBUF) + 1"),
+    // Nothing is mapped there: the driver takes it for host memory.
+    ("unmapped-low", "(uintptr_t)0x1000"),
     ("host-stack", "h_stack"),
     ("host-malloc", "h_heap(h)"),
     ("freed", "h_freed(h, HF_DEVBUF)"),
@@ -1123,6 +1135,12 @@ pub fn bad_cases(proto: &Proto, args: &[Arg], enums: &Enums) -> Result<Vec<BadCa
             }
         }
         if let Some((_, fix, freed, wrong)) = handle {
+            // A handle nobody made: an address where nothing is mapped
+            // (the driver reads the object behind a handle). Texture and
+            // surface objects are integers the driver looks up.
+            if !INTEGER_HANDLES.contains(&ty) {
+                add("garbage", cast(GARBAGE_HANDLE));
+            }
             if *freed {
                 add("freed", cast(&format!("(uintptr_t)h_freed(h, HF_{fix})")));
             }

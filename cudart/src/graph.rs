@@ -1252,7 +1252,9 @@ mod tests {
     fn kernel_nodes_name_the_kernel_handle() {
         // A handle that is not a registered stub is a cudaKernel_t: it goes
         // to `kern` as it is, `func` stays null, and reading back gives it.
-        let k = 0xABCD0usize as *mut c_void;
+        // (Readable memory: a handle the runtime never saw must be.)
+        static KERNEL: u64 = 0;
+        let k = std::ptr::addr_of!(KERNEL) as *mut c_void;
         let d = kernel_to_driver(
             k,
             dim3::new(2, 1, 1),

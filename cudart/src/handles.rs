@@ -233,7 +233,7 @@ pub fn host_readable(addr: *const std::ffi::c_void) -> bool {
     n == 1
 }
 
-/// [`refused`] as `cudaErrorInvalidResourceHandle`, what the stream,
+/// [`check_or`] with `cudaErrorInvalidResourceHandle`, what the stream,
 /// event and array calls answer for a destroyed handle.
 #[inline(always)]
 pub fn check(handle: *const c_void, kind: Kind) -> Result<(), cudaError_t> {
@@ -244,9 +244,17 @@ pub fn check(handle: *const c_void, kind: Kind) -> Result<(), cudaError_t> {
 /// handle where it does not crash (measured on the H200: graph nodes,
 /// libraries, external memory and semaphores answer
 /// `cudaErrorInvalidValue`).
+///
+/// A non-NULL handle the table does not know must be readable memory
+/// ([`unreadable`]): the driver reads the object behind it.
 #[inline(always)]
 pub fn check_or(handle: *const c_void, kind: Kind, error: cudaError_t) -> Result<(), cudaError_t> {
-    if refused(handle, kind) {
+    let refuse = match state(handle) {
+        None => !handle.is_null() && unreadable(handle),
+        Some(State::Gone(k)) => k == kind,
+        Some(State::Live(k)) => k != kind && k != Kind::Foreign,
+    };
+    if refuse {
         Err(error)
     } else {
         Ok(())

@@ -71,12 +71,35 @@ pub fn free(ptr: *mut c_void) -> Result<(), cudaError_t> {
 /// recorded as freed is asked of the driver, which may have handed it out
 /// again since (an allocation made elsewhere), and of the kernel (host
 /// memory may be mapped there now); either way it is then forgotten.
+///
+/// Nor an address in the lowest 64 KiB, where Linux maps nothing by
+/// default (`vm.mmap_min_addr`): the driver takes it for host memory and
+/// faults (`cudaMemcpy((void *)0x1000, (void *)0x2000, 4, ...)` killed
+/// both runtimes on the H200). One comparison per operand; such an address
+/// is asked of the kernel, in case a process lowered the limit and mapped
+/// memory there. NULL goes on to the driver, which answers it.
 #[inline]
 pub(crate) fn not_freed(ptr: *const c_void) -> Result<(), cudaError_t> {
+    if (ptr as usize).wrapping_sub(1) < LOWEST_MAPPABLE - 1 {
+        return low_address(ptr);
+    }
     if handles::is_gone(ptr, Kind::DeviceMemory) {
         return freed_again(ptr);
     }
     Ok(())
+}
+
+/// Linux's default `vm.mmap_min_addr`: nothing is mapped below it.
+const LOWEST_MAPPABLE: usize = 0x10000;
+
+#[cold]
+#[inline(never)]
+fn low_address(ptr: *const c_void) -> Result<(), cudaError_t> {
+    if handles::host_readable(ptr) {
+        Ok(())
+    } else {
+        Err(cudaError_t::cudaErrorInvalidValue)
+    }
 }
 
 /// An out-pointer of a page-locked allocation must not point into device
