@@ -812,7 +812,7 @@ mod tests {
             },
         ];
         let t = explain_load_failed(
-            cudaError_t(209),
+            cudaError_t::cudaErrorNoKernelImageForDevice,
             0,
             Some(90),
             "/bin/app",
@@ -832,7 +832,7 @@ mod tests {
             version: (9, 1),
         }];
         let t = explain_load_failed(
-            cudaError_t(222),
+            cudaError_t::cudaErrorUnsupportedPtxVersion,
             0,
             Some(90),
             "/bin/app",

@@ -335,7 +335,7 @@ fn array_element_bytes(array: CUarray) -> Result<usize, cudaError_t> {
         .cuArray3DGetDescriptor(&mut d, array)
         .ok()
         .map_err(|e| {
-            if e == cudaError_t(400) {
+            if e == cudaError_t::cudaErrorInvalidResourceHandle {
                 cudaError_t::cudaErrorInvalidValue
             } else {
                 e

@@ -217,7 +217,9 @@ fn explain_failure(
         // No driver, or it is gone: explained where that was found.
         (_, 35 | 3 | 4 | 46) => {}
         (None, _)
-            if k.is_null() || e == cudaError_t::cudaErrorInvalidDeviceFunction || e.0 == 400 =>
+            if k.is_null()
+                || e == cudaError_t::cudaErrorInvalidDeviceFunction
+                || e == cudaError_t::cudaErrorInvalidResourceHandle =>
         {
             crate::diagnose::unknown_function(func, &registry::unloaded_origins())
         }

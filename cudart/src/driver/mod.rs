@@ -39,8 +39,10 @@ impl CUresult {
         match self.0 {
             // Driver "not initialized"/"deinitialized" after the runtime
             // initialized it can only mean the driver is shutting down.
-            3 => cudaError_t::cudaErrorInitializationError,
-            4 => {
+            c if c == CUresult::ERROR_NOT_INITIALIZED.0 => {
+                cudaError_t::cudaErrorInitializationError
+            }
+            c if c == CUresult::ERROR_DEINITIALIZED.0 => {
                 // The driver tore itself down (its exit handler ran): from
                 // now on the runtime does not call it again, not even to
                 // unload libraries when fatbins unregister at exit.
@@ -49,7 +51,9 @@ impl CUresult {
             }
             // An invalid context from the driver is a device that the
             // runtime has not (or no longer) set up.
-            201 => cudaError_t(201),
+            c if c == CUresult::ERROR_INVALID_CONTEXT.0 => {
+                cudaError_t::cudaErrorDeviceUninitialized
+            }
             code if runtime_defines(code) => cudaError_t(code),
             _ => cudaError_t::cudaErrorUnknown,
         }

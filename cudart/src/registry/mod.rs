@@ -248,9 +248,14 @@ impl Fatbin {
                 crate::boundary::current_api()
             );
             let e = match r.0 {
-                // No image for this device in the fatbin.
-                209 => cudaError_t(209),
-                200 => cudaError_t(200),
+                // No image for this device in the fatbin; an image the
+                // driver cannot use.
+                c if c == cudaError_t::cudaErrorNoKernelImageForDevice.0 => {
+                    cudaError_t::cudaErrorNoKernelImageForDevice
+                }
+                c if c == cudaError_t::cudaErrorInvalidKernelImage.0 => {
+                    cudaError_t::cudaErrorInvalidKernelImage
+                }
                 _ => r.to_runtime(),
             };
             if crate::diagnose::enabled() {
@@ -286,7 +291,15 @@ impl Kernel {
     /// With the diagnostics on, explains an image the driver refused.
     #[cold]
     pub fn explain_load_failure(&self, e: cudaError_t) {
-        if crate::diagnose::enabled() && matches!(e.0, 200 | 209 | 218 | 222) {
+        if crate::diagnose::enabled()
+            && [
+                cudaError_t::cudaErrorInvalidKernelImage,
+                cudaError_t::cudaErrorNoKernelImageForDevice,
+                cudaError_t::cudaErrorInvalidPtx,
+                cudaError_t::cudaErrorUnsupportedPtxVersion,
+            ]
+            .contains(&e)
+        {
             crate::diagnose::load_failed(
                 self.fatbin.image as *const u8,
                 &trace::origin_of(self.fatbin.wrapper),
@@ -381,12 +394,12 @@ pub fn register_fatbin(wrapper: *const c_void) -> Result<*mut *mut c_void, cudaE
     // not null and points to a container's magic.
     let Some(w) = WrapperHeader::parse(&raw).ok().filter(|w| w.data != 0) else {
         log::warn!(target: "cudart::lifecycle", "registry: rejected a fatbin wrapper at {wrapper:p} (bad magic or version)");
-        return Err(cudaError_t(200));
+        return Err(cudaError_t::cudaErrorInvalidKernelImage);
     };
     let container_magic = In(w.data as usize as *const u32).read()?;
     if container_magic != CONTAINER_MAGIC {
         log::warn!(target: "cudart::lifecycle", "registry: fatbin wrapper at {wrapper:p} points to no fatbin container");
-        return Err(cudaError_t(200));
+        return Err(cudaError_t::cudaErrorInvalidKernelImage);
     }
     let mut reg = REGISTRY.write();
     // A registration this thread left open ends here.

@@ -111,7 +111,7 @@ pub fn symbol(host: *const c_void) -> Result<(CUdeviceptr, usize), cudaError_t> 
     }
     .ok()
     .map_err(|e| {
-        if e.0 == 500 {
+        if e == cudaError_t::cudaErrorSymbolNotFound {
             cudaError_t::cudaErrorInvalidSymbol
         } else {
             e
