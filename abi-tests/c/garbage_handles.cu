@@ -37,6 +37,20 @@ int main(void) {
     noop<<<1, 1, 0, bad_stream>>>();
     abi_report_last();
 
+    /* Graph, node, executable-graph and array handles nobody made. */
+    size_t count = 0;
+    REPORT("cudaGraphGetNodes(garbage)", cudaGraphGetNodes((cudaGraph_t)0xdeadbeef, NULL, &count));
+    cudaHostNodeParams hp;
+    REPORT("cudaGraphHostNodeGetParams(garbage)", cudaGraphHostNodeGetParams((cudaGraphNode_t)0xdeadbeef, &hp));
+    REPORT("cudaGraphLaunch(garbage)", cudaGraphLaunch((cudaGraphExec_t)0xdeadbeef, 0));
+    cudaChannelFormatDesc cd;
+    cudaExtent ex;
+    unsigned int af;
+    REPORT("cudaArrayGetInfo(garbage)", cudaArrayGetInfo(&cd, &ex, &af, (cudaArray_t)0xdeadbeef));
+    char buf[16];
+    REPORT("cudaMemcpyFromArray2D(garbage)", cudaMemcpy2DFromArray(buf, 16, (cudaArray_const_t)0xdeadbeef, 0, 0, 4, 1, cudaMemcpyDeviceToHost));
+    REPORT("cudaMemcpy(low addresses)", cudaMemcpy((void *)0x1000, (void *)0x2000, 4, cudaMemcpyDefault));
+
     /* Handles made through the driver, as another runtime makes them. */
     CUstream ds;
     CUevent de;

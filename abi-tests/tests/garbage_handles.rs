@@ -59,6 +59,36 @@ fn garbage_refused_driver_made_handles_work() {
             &format!("{call}: {got:?}"),
         );
     }
+    for (call, code) in [
+        ("cudaGraphGetNodes(garbage)", "1 cudaErrorInvalidValue"),
+        (
+            "cudaGraphHostNodeGetParams(garbage)",
+            "1 cudaErrorInvalidValue",
+        ),
+        ("cudaGraphLaunch(garbage)", "1 cudaErrorInvalidValue"),
+        (
+            "cudaArrayGetInfo(garbage)",
+            "400 cudaErrorInvalidResourceHandle",
+        ),
+        (
+            "cudaMemcpyFromArray2D(garbage)",
+            "400 cudaErrorInvalidResourceHandle",
+        ),
+        ("cudaMemcpy(low addresses)", "1 cudaErrorInvalidValue"),
+    ] {
+        let got = answer(call);
+        r.check(
+            got == [format!("{call} -> {code} / lasterror -> {code}")],
+            &format!("{call}: {got:?}"),
+        );
+    }
+    r.check(
+        !r.log.iter().any(|l| {
+            let f = log_function(l);
+            f.starts_with("cuGraph") || f.starts_with("cuArray") || f.starts_with("cuMemcpy")
+        }),
+        "a garbage graph or array handle or a low address reached the driver",
+    );
     r.check(
         r.stdout.contains(
             "cudaEventCreate -> 0 cudaSuccess\nlasterror -> 0 cudaSuccess\ncudaEventQuery(garbage)",

@@ -494,6 +494,20 @@ pub fn mipmapped_array_level(
     out.write(a)
 }
 
+/// An array or mipmapped array handed to an array call or copy: one the
+/// runtime never saw must be readable memory (the driver reads the object
+/// behind it; `0xdeadbeef` killed both runtimes in the bad-input matrix on
+/// the H200), else `cudaErrorInvalidResourceHandle`. Destroyed ones go on
+/// as before.
+#[inline]
+pub fn h<P: handles::Address>(handle: P) -> Result<P, cudaError_t> {
+    handles::readable_or(
+        handle.address(),
+        cudaError_t::cudaErrorInvalidResourceHandle,
+    )?;
+    Ok(handle)
+}
+
 /// `cudaFreeArray`: null is a no-op. An array freed already, or a live
 /// mipmapped array passed as one (the driver spins on it: a hang on the
 /// H200, both runtimes), is refused.

@@ -72,6 +72,17 @@ pub fn node(n: CUgraphNode) -> Result<CUgraphNode, cudaError_t> {
     Ok(n)
 }
 
+/// A graph, node, executable graph or user object handed to a graph call:
+/// one the runtime never saw must be readable memory (the driver reads the
+/// object behind it; `0xdeadbeef` killed both runtimes in the bad-input
+/// matrix on the H200), else `cudaErrorInvalidValue`. Destroyed handles go
+/// on to the driver, which answers them.
+#[inline]
+pub fn h<P: handles::Address>(handle: P) -> Result<P, cudaError_t> {
+    handles::readable_or(handle.address(), cudaError_t::cudaErrorInvalidValue)?;
+    Ok(handle)
+}
+
 /// A node the driver just made and wrote through `out`: its address is no
 /// longer one the runtime saw destroyed.
 pub fn added(out: *mut CUgraphNode, r: CUresult) -> Result<(), cudaError_t> {

@@ -193,6 +193,35 @@ pub fn refused(handle: *const c_void, kind: Kind) -> bool {
     }
 }
 
+/// A handle as the calls take it: a mutable or a const pointer.
+pub trait Address: Copy {
+    fn address(self) -> *const c_void;
+}
+
+impl<T> Address for *mut T {
+    fn address(self) -> *const c_void {
+        self.cast_const().cast()
+    }
+}
+
+impl<T> Address for *const T {
+    fn address(self) -> *const c_void {
+        self.cast()
+    }
+}
+
+/// A handle the table does not know and that is not readable memory is
+/// refused with `error`; every other handle goes on as it came (the calls
+/// that use this keep the driver's answers for destroyed handles).
+#[inline(always)]
+pub fn readable_or(handle: *const c_void, error: cudaError_t) -> Result<(), cudaError_t> {
+    if state(handle).is_none() && !handle.is_null() && unreadable(handle) {
+        Err(error)
+    } else {
+        Ok(())
+    }
+}
+
 /// For a handle the table does not know: whether it is not readable host
 /// memory, so that the driver, which reads the object behind a handle,
 /// would fault on it (a garbage handle such as `0xdeadbeef`). One system

@@ -198,7 +198,7 @@ entry_points! {
     Nothing fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: cudaChannelFormatKind)
         -> cudaChannelFormatDesc => array::create_channel_desc(x, y, z, w, f);
     Context fn cudaGetChannelDesc(desc: Out<cudaChannelFormatDesc>, array: cudaArray_const_t) -> cudaError_t
-        => array::get_channel_desc(desc, array);
+        => array::get_channel_desc(desc, array::h(array)?);
 
     // Texture and surface objects.
     Context fn cudaCreateTextureObject(pTexObject: Out<cudaTextureObject_t>, pResDesc: In<cudaResourceDesc>,
@@ -228,91 +228,91 @@ entry_points! {
         extent: cudaExtent, numLevels: c_uint, flags: c_uint) -> cudaError_t
         => array::malloc_mipmapped_array(mipmappedArray, desc, extent, numLevels, flags);
     Context fn cudaGetMipmappedArrayLevel(levelArray: Out<cudaArray_t>, mipmappedArray: cudaMipmappedArray_const_t,
-        level: c_uint) -> cudaError_t => array::mipmapped_array_level(levelArray, mipmappedArray, level);
-    Context fn cudaFreeArray(array: cudaArray_t) -> cudaError_t => array::free_array(array);
+        level: c_uint) -> cudaError_t => array::mipmapped_array_level(levelArray, array::h(mipmappedArray)?, level);
+    Context fn cudaFreeArray(array: cudaArray_t) -> cudaError_t => array::free_array(array::h(array)?);
     Context fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t) -> cudaError_t
-        => array::free_mipmapped_array(mipmappedArray);
+        => array::free_mipmapped_array(array::h(mipmappedArray)?);
     Context fn cudaArrayGetInfo(desc: Out<cudaChannelFormatDesc>, extent: Out<cudaExtent>, flags: Out<c_uint>,
-        array: cudaArray_t) -> cudaError_t => array::get_info(desc, extent, flags, array);
+        array: cudaArray_t) -> cudaError_t => array::get_info(desc, extent, flags, array::h(array)?);
     Context fn cudaArrayGetPlane(pPlaneArray: Out<cudaArray_t>, hArray: cudaArray_t, planeIdx: c_uint) -> cudaError_t
-        => array::get_plane(pPlaneArray, hArray, planeIdx);
+        => array::get_plane(pPlaneArray, array::h(hArray)?, planeIdx);
     Context fn cudaArrayGetMemoryRequirements(memoryRequirements: Out<cudaArrayMemoryRequirements>,
         array: cudaArray_t, device: c_int) -> cudaError_t
-        => array::memory_requirements(memoryRequirements, array, device);
+        => array::memory_requirements(memoryRequirements, array::h(array)?, device);
     Context fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: Out<cudaArrayMemoryRequirements>,
         mipmap: cudaMipmappedArray_t, device: c_int) -> cudaError_t
-        => array::mipmapped_memory_requirements(memoryRequirements, mipmap, device);
+        => array::mipmapped_memory_requirements(memoryRequirements, array::h(mipmap)?, device);
     Context fn cudaArrayGetSparseProperties(sparseProperties: Out<cudaArraySparseProperties>,
-        array: cudaArray_t) -> cudaError_t => array::sparse_properties(sparseProperties, array);
+        array: cudaArray_t) -> cudaError_t => array::sparse_properties(sparseProperties, array::h(array)?);
     Context fn cudaMipmappedArrayGetSparseProperties(sparseProperties: Out<cudaArraySparseProperties>,
-        mipmap: cudaMipmappedArray_t) -> cudaError_t => array::mipmapped_sparse_properties(sparseProperties, mipmap);
+        mipmap: cudaMipmappedArray_t) -> cudaError_t => array::mipmapped_sparse_properties(sparseProperties, array::h(mipmap)?);
 
     // 2D copies to, from and between arrays.
     Context fn cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
         spitch: usize, width: usize, height: usize, kind: c_int) -> cudaError_t
-        => array::copy_2d_to_array(dst, wOffset, hOffset, src, spitch, wh(width, height), kind, sync(LEGACY));
+        => array::copy_2d_to_array(array::h(dst)?, wOffset, hOffset, src, spitch, wh(width, height), kind, sync(LEGACY));
     Context fn cudaMemcpy2DToArray_ptds(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
         spitch: usize, width: usize, height: usize, kind: c_int) -> cudaError_t
-        => array::copy_2d_to_array(dst, wOffset, hOffset, src, spitch, wh(width, height), kind, sync(PT));
+        => array::copy_2d_to_array(array::h(dst)?, wOffset, hOffset, src, spitch, wh(width, height), kind, sync(PT));
     Context fn cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
         spitch: usize, width: usize, height: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_2d_to_array(dst, wOffset, hOffset, src, spitch, wh(width, height), kind, on(stream, LEGACY));
+        => array::copy_2d_to_array(array::h(dst)?, wOffset, hOffset, src, spitch, wh(width, height), kind, on(stream, LEGACY));
     Context fn cudaMemcpy2DToArrayAsync_ptsz(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
         spitch: usize, width: usize, height: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_2d_to_array(dst, wOffset, hOffset, src, spitch, wh(width, height), kind, on(stream, PT));
+        => array::copy_2d_to_array(array::h(dst)?, wOffset, hOffset, src, spitch, wh(width, height), kind, on(stream, PT));
     Context fn cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize,
         hOffset: usize, width: usize, height: usize, kind: c_int) -> cudaError_t
-        => array::copy_2d_from_array(dst, dpitch, src, wOffset, hOffset, wh(width, height), kind, sync(LEGACY));
+        => array::copy_2d_from_array(dst, dpitch, array::h(src)?, wOffset, hOffset, wh(width, height), kind, sync(LEGACY));
     Context fn cudaMemcpy2DFromArray_ptds(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize,
         hOffset: usize, width: usize, height: usize, kind: c_int) -> cudaError_t
-        => array::copy_2d_from_array(dst, dpitch, src, wOffset, hOffset, wh(width, height), kind, sync(PT));
+        => array::copy_2d_from_array(dst, dpitch, array::h(src)?, wOffset, hOffset, wh(width, height), kind, sync(PT));
     Context fn cudaMemcpy2DFromArrayAsync(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize,
         hOffset: usize, width: usize, height: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_2d_from_array(dst, dpitch, src, wOffset, hOffset, wh(width, height), kind, on(stream, LEGACY));
+        => array::copy_2d_from_array(dst, dpitch, array::h(src)?, wOffset, hOffset, wh(width, height), kind, on(stream, LEGACY));
     Context fn cudaMemcpy2DFromArrayAsync_ptsz(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t,
         wOffset: usize, hOffset: usize, width: usize, height: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_2d_from_array(dst, dpitch, src, wOffset, hOffset, wh(width, height), kind, on(stream, PT));
+        => array::copy_2d_from_array(dst, dpitch, array::h(src)?, wOffset, hOffset, wh(width, height), kind, on(stream, PT));
     Context fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize,
         src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize,
         kind: c_int) -> cudaError_t
-        => array::copy_2d_array_to_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
+        => array::copy_2d_array_to_array(array::h(dst)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc,
             wh(width, height), kind, LEGACY);
     Context fn cudaMemcpy2DArrayToArray_ptds(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize,
         src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize,
         kind: c_int) -> cudaError_t
-        => array::copy_2d_array_to_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
+        => array::copy_2d_array_to_array(array::h(dst)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc,
             wh(width, height), kind, PT);
 
     // The deprecated linear copies to, from and between arrays.
     Context fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize,
-        kind: c_int) -> cudaError_t => array::copy_to_array(dst, wOffset, hOffset, src, count, kind, sync(LEGACY));
+        kind: c_int) -> cudaError_t => array::copy_to_array(array::h(dst)?, wOffset, hOffset, src, count, kind, sync(LEGACY));
     Context fn cudaMemcpyToArray_ptds(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
         count: usize, kind: c_int) -> cudaError_t
-        => array::copy_to_array(dst, wOffset, hOffset, src, count, kind, sync(PT));
+        => array::copy_to_array(array::h(dst)?, wOffset, hOffset, src, count, kind, sync(PT));
     Context fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
         count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_to_array(dst, wOffset, hOffset, src, count, kind, on(stream, LEGACY));
+        => array::copy_to_array(array::h(dst)?, wOffset, hOffset, src, count, kind, on(stream, LEGACY));
     Context fn cudaMemcpyToArrayAsync_ptsz(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
         count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_to_array(dst, wOffset, hOffset, src, count, kind, on(stream, PT));
+        => array::copy_to_array(array::h(dst)?, wOffset, hOffset, src, count, kind, on(stream, PT));
     Context fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize,
         count: usize, kind: c_int) -> cudaError_t
-        => array::copy_from_array(dst, src, wOffset, hOffset, count, kind, sync(LEGACY));
+        => array::copy_from_array(dst, array::h(src)?, wOffset, hOffset, count, kind, sync(LEGACY));
     Context fn cudaMemcpyFromArray_ptds(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize,
         count: usize, kind: c_int) -> cudaError_t
-        => array::copy_from_array(dst, src, wOffset, hOffset, count, kind, sync(PT));
+        => array::copy_from_array(dst, array::h(src)?, wOffset, hOffset, count, kind, sync(PT));
     Context fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize,
         count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_from_array(dst, src, wOffset, hOffset, count, kind, on(stream, LEGACY));
+        => array::copy_from_array(dst, array::h(src)?, wOffset, hOffset, count, kind, on(stream, LEGACY));
     Context fn cudaMemcpyFromArrayAsync_ptsz(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize,
         hOffset: usize, count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t
-        => array::copy_from_array(dst, src, wOffset, hOffset, count, kind, on(stream, PT));
+        => array::copy_from_array(dst, array::h(src)?, wOffset, hOffset, count, kind, on(stream, PT));
     Context fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t,
         wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: c_int) -> cudaError_t
-        => array::copy_array_to_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind, LEGACY);
+        => array::copy_array_to_array(array::h(dst)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc, count, kind, LEGACY);
     Context fn cudaMemcpyArrayToArray_ptds(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize,
         src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: c_int) -> cudaError_t
-        => array::copy_array_to_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind, PT);
+        => array::copy_array_to_array(array::h(dst)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc, count, kind, PT);
 
     // CUDA 13.5 (13.2/13.4 driver calls: on an older driver
     // cudaErrorCallRequiresNewerDriver).

@@ -17,10 +17,10 @@ entry_points! {
         => stream::begin_capture(stream, mode, PT);
     Context fn cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: *const cudaGraphNode_t,
         dependencyData: *const cudaGraphEdgeData, numDependencies: usize, mode: cudaStreamCaptureMode) -> cudaError_t
-        => stream::begin_capture_to_graph(stream, graph, dependencies, dependencyData, numDependencies, mode, LEGACY);
+        => stream::begin_capture_to_graph(stream, crate::graph::h(graph)?, dependencies, dependencyData, numDependencies, mode, LEGACY);
     Context fn cudaStreamBeginCaptureToGraph_ptsz(stream: cudaStream_t, graph: cudaGraph_t, dependencies: *const cudaGraphNode_t,
         dependencyData: *const cudaGraphEdgeData, numDependencies: usize, mode: cudaStreamCaptureMode) -> cudaError_t
-        => stream::begin_capture_to_graph(stream, graph, dependencies, dependencyData, numDependencies, mode, PT);
+        => stream::begin_capture_to_graph(stream, crate::graph::h(graph)?, dependencies, dependencyData, numDependencies, mode, PT);
     Context fn cudaStreamEndCapture(stream: cudaStream_t, pGraph: Out<cudaGraph_t>) -> cudaError_t
         => stream::end_capture(stream, pGraph, LEGACY);
     Context fn cudaStreamEndCapture_ptsz(stream: cudaStream_t, pGraph: Out<cudaGraph_t>) -> cudaError_t
