@@ -201,7 +201,15 @@ extern "C" fn on_unload() {
                 "unload: teardown begins; later calls get cudaErrorCudartUnloading"
             );
         }
-        trace::event!("runtime", "libcudart unloaded", "libcudart.so.13 unloading");
+        if objects::linked_statically() {
+            trace::event!(
+                "runtime",
+                "libcudart unloaded",
+                "libcudart_static.a runtime unloading"
+            );
+        } else {
+            trace::event!("runtime", "libcudart unloaded", "libcudart.so.13 unloading");
+        }
         trace::finish();
     });
 }
