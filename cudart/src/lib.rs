@@ -116,6 +116,17 @@ unsafe extern "C" fn fork_child() {
 /// When the driver was initialized before the runtime loaded it, no watch
 /// is armed: teardown then begins at the driver's first "deinitialized".
 pub(crate) fn arm_exit_watch() {
+    let r = at_exit(exit_watch);
+    if r != 0 {
+        log::info!(target: "cudart::lifecycle", "exit watch not registered (__cxa_atexit: {r})");
+    }
+}
+
+/// Registers `handler` to run at exit, or at `dlclose` of the object this
+/// code is linked into (the shared library, or the program or library that
+/// linked the static archive) if that comes first. `handler` must never
+/// unwind. Returns `__cxa_atexit`'s answer (0: registered).
+fn at_exit(handler: extern "C" fn(*mut c_void)) -> c_int {
     extern "C" {
         fn __cxa_atexit(
             func: extern "C" fn(*mut c_void),
@@ -124,19 +135,17 @@ pub(crate) fn arm_exit_watch() {
         ) -> c_int;
         static __dso_handle: c_void;
     }
-    // SAFETY: `exit_watch` is an `extern "C"` function of this library that
-    // never unwinds; `__dso_handle` is this library's own handle (from
-    // crtbeginS.o), so glibc runs the watch at exit or, if this library is
-    // unloaded first, at its `dlclose`, never after its code is gone.
-    let r = unsafe {
+    // SAFETY: `handler` is an `extern "C"` function of this object that
+    // never unwinds (its callers' contract); `__dso_handle` is the handle of
+    // the object this code is linked into (from crtbegin), so glibc runs the
+    // handler at exit or at that object's `dlclose`, never after its code
+    // is gone.
+    unsafe {
         __cxa_atexit(
-            exit_watch,
+            handler,
             std::ptr::null_mut(),
             std::ptr::addr_of!(__dso_handle),
         )
-    };
-    if r != 0 {
-        log::info!(target: "cudart::lifecycle", "exit watch not registered (__cxa_atexit: {r})");
     }
 }
 
@@ -160,28 +169,11 @@ extern "C" fn exit_watch(_: *mut c_void) {
 /// object's other constructors register theirs, runs after all of them:
 /// at `dlclose` of that library, or at exit for a program.
 fn unload_with_the_object() {
-    extern "C" {
-        fn __cxa_atexit(
-            func: extern "C" fn(*mut c_void),
-            arg: *mut c_void,
-            dso: *const c_void,
-        ) -> c_int;
-        static __dso_handle: c_void;
-    }
     extern "C" fn handler(_: *mut c_void) {
         on_unload();
     }
-    // SAFETY: `handler` is an `extern "C"` function of this object that
-    // never unwinds (on_unload catches panics); `__dso_handle` is the handle
-    // of the object this code is linked into, so glibc runs the handler at
-    // its `dlclose` or at exit, never after its code is gone.
-    unsafe {
-        __cxa_atexit(
-            handler,
-            std::ptr::null_mut(),
-            std::ptr::addr_of!(__dso_handle),
-        );
-    }
+    // on_unload catches panics: the handler never unwinds.
+    at_exit(handler);
 }
 
 /// Runs when the runtime is unloaded (at exit, after every exit handler, or
