@@ -161,6 +161,9 @@ def own_errors(b, rt):
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return
     if len(sys.argv) != 2:
         sys.exit("usage: bench-report.py OUT/bench.json > docs/benchmarks.md")
     with open(sys.argv[1]) as f:
