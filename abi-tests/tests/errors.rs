@@ -89,19 +89,7 @@ fn nvidia() -> Nvidia {
     }
     src.push_str("    return 0;\n}\n");
 
-    let dir = abi_tests::scratch("errors");
-    let (c, exe) = (dir.join("errors.c"), dir.join("errors"));
-    std::fs::write(&c, src).unwrap();
-    abi_tests::run_ok(
-        Command::new("gcc")
-            .args(["-std=c11", "-Wall", "-Werror", "-I"])
-            .arg(home.join("include"))
-            .arg(&c)
-            .arg("-L")
-            .arg(abi_tests::nvidia135_lib_dir())
-            .args(["-l:libcudart.so.13", "-o"])
-            .arg(&exe),
-    );
+    let exe = compile(&src, "errors", &home, &abi_tests::nvidia135_lib_dir());
     let out = abi_tests::run_ok(
         Command::new(&exe).env("LD_LIBRARY_PATH", abi_tests::nvidia135_lib_dir()),
     );
@@ -215,19 +203,7 @@ fn exported_strings_match_nvidia() {
     }
     src.push_str("    return 0;\n}\n");
 
-    let dir = abi_tests::scratch("errors-exported");
-    let (c, exe) = (dir.join("strings.c"), dir.join("strings"));
-    std::fs::write(&c, src).unwrap();
-    abi_tests::run_ok(
-        Command::new("gcc")
-            .args(["-std=c11", "-Wall", "-Werror", "-I"])
-            .arg(home.join("include"))
-            .arg(&c)
-            .arg("-L")
-            .arg(abi_tests::nvidia_lib_dir())
-            .args(["-l:libcudart.so.13", "-o"])
-            .arg(&exe),
-    );
+    let exe = compile(&src, "errors-exported", &home, &abi_tests::nvidia_lib_dir());
     // NVIDIA's 13.5 runtime: the one whose codes and strings ours has.
     let run = |lib: std::path::PathBuf| {
         let out = abi_tests::run_ok(Command::new(&exe).env("LD_LIBRARY_PATH", lib));
@@ -269,4 +245,29 @@ fn exported_strings_match_nvidia() {
     eprintln!(
         "{expected} values ({known} codes NVIDIA knows): both runtimes print the same strings"
     );
+}
+
+/// Compiles the C program `src` in the scratch folder `name` against the
+/// headers under `home` and the `libcudart.so.13` in `lib`; returns the
+/// executable.
+fn compile(
+    src: &str,
+    name: &str,
+    home: &std::path::Path,
+    lib: &std::path::Path,
+) -> std::path::PathBuf {
+    let dir = abi_tests::scratch(name);
+    let (c, exe) = (dir.join(format!("{name}.c")), dir.join(name));
+    std::fs::write(&c, src).unwrap();
+    abi_tests::run_ok(
+        Command::new("gcc")
+            .args(["-std=c11", "-Wall", "-Werror", "-I"])
+            .arg(home.join("include"))
+            .arg(&c)
+            .arg("-L")
+            .arg(lib)
+            .args(["-l:libcudart.so.13", "-o"])
+            .arg(&exe),
+    );
+    exe
 }
