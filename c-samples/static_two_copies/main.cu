@@ -17,19 +17,10 @@ __global__ void program_add(int *v, int n, int k) {
   if (i < n) v[i] += k;
 }
 
-typedef int (*ctx_get_fn)(void **);
 typedef void *(*kernel_fn)(void);
 typedef int (*run_fn)(int *, int, int, void **, const void *, int *);
 
-static void *current_context(void) {
-  void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  if (!drv) return nullptr;
-  ctx_get_fn get = (ctx_get_fn)dlsym(drv, "cuCtxGetCurrent");
-  void *ctx = nullptr;
-  if (get) get(&ctx);
-  dlclose(drv);
-  return ctx;
-}
+#include "current_context.h"
 
 // Whether a shared libcudart is mapped (the -cudart shared build).
 static bool shared_runtime(void) {

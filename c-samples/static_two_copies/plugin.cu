@@ -10,18 +10,8 @@ __global__ void plugin_scale(int *v, int n, int k) {
   if (i < n) v[i] *= k;
 }
 
-typedef int (*ctx_get_fn)(void **);
 
-// The driver's current context, asked of libcuda.so.1 directly.
-static void *current_context(void) {
-  void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  if (!drv) return nullptr;
-  ctx_get_fn get = (ctx_get_fn)dlsym(drv, "cuCtxGetCurrent");
-  void *ctx = nullptr;
-  if (get) get(&ctx);
-  dlclose(drv);
-  return ctx;
-}
+#include "current_context.h"
 
 extern "C" {
 // The plugin's kernel, as a host stub address (for the program's questions).
