@@ -122,6 +122,8 @@
  *                through the table, so that a run cut short by --budget is
  *                a sample of the whole table, not its first part
  *   --list       print the names (with --bad: the case ids) and exit
+ *   --what a,b   with --bad: only the cases of these kinds (the part of the
+ *                id after '=': null, garbage, freed, ...)
  * --only/--skip take export names; with --bad, case ids too.
  *
  * Built with -DHARNESS_TEST_HOOKS (tests/harness.rs only), the environment
@@ -700,7 +702,13 @@ static int h_in_list(const char *list, const char *name) {
     return 0;
 }
 
-static const char *h_only, *h_skip;
+static const char *h_only, *h_skip, *h_what;
+
+/* A bad-input case's kind: its id after the last '=' (FUNC#PARAM=WHAT). */
+static int h_what_in(const char *list, int k) {
+    const char *eq = strrchr(h_cases[k].id, '=');
+    return eq && h_in_list(list, eq + 1);
+}
 
 /* An item is named by its export and, with --bad, by its case id. */
 static int h_named(const char *list, int k) {
@@ -709,7 +717,8 @@ static int h_named(const char *list, int k) {
 }
 
 static int h_selected(int k) {
-    return (!h_only || h_named(h_only, k)) && !(h_skip && h_named(h_skip, k));
+    return (!h_only || h_named(h_only, k)) && !(h_skip && h_named(h_skip, k)) &&
+           (!h_what || (h_bad_mode && h_what_in(h_what, k)));
 }
 
 static int h_gcd(int a, int b) { return b ? h_gcd(b, a % b) : a; }
@@ -872,11 +881,12 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--recheck")) recheck = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) h_only = argv[++i];
         else if (!strcmp(argv[i], "--skip") && i + 1 < argc) h_skip = argv[++i];
+        else if (!strcmp(argv[i], "--what") && i + 1 < argc) h_what = argv[++i];
         else if (!strcmp(argv[i], "--list")) list = 1;
         else {
             fprintf(stderr, "usage: %s [--gpu] [--first] [--null-outs] [--bad] [--jobs N] "
                             "[--timeout S] [--budget S] [--batch N] [--recheck] [--spread] [--only a,b] "
-                            "[--skip a,b] [--nofork] [--list]\n", argv[0]);
+                            "[--skip a,b] [--what a,b] [--nofork] [--list]\n", argv[0]);
             return 2;
         }
     }

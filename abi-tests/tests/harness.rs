@@ -340,6 +340,22 @@ fn bad_input_cases_are_listed_once() {
         listed, b.cases,
         "harness --bad --list differs from the plan"
     );
+    // --what selects the cases of some kinds: the NULL sweep runs alone.
+    let nulls = run_ok(clean_command(&b.exe, Runtime::Nvidia, &[]).args([
+        "--bad", "--list", "--what", "null,garbage",
+    ]));
+    let nulls: Vec<String> = String::from_utf8_lossy(&nulls.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    let want: Vec<String> = b
+        .cases
+        .iter()
+        .filter(|id| id.ends_with("=null") || id.ends_with("=garbage"))
+        .cloned()
+        .collect();
+    assert!(!want.is_empty(), "the plan has no null or garbage case");
+    assert_eq!(nulls, want, "harness --bad --list --what null,garbage");
     println!(
         "bad-input matrix: {} cases over {} functions, {} kinds",
         b.cases.len(),
