@@ -16,13 +16,19 @@
 #                                      be none), the modules CUDART_TRACE=1
 #                                      names as carrying our runtime
 #   probe-*.stderr                     the probe's stderr (CUDART_TRACE)
-#   junit-ours.xml, junit-nvidia.xml   pytest --junitxml
-#   pytest-ours.log, pytest-nvidia.log
+#   junit-ours/, junit-nvidia/         pytest --junitxml, one file per test file
+#   pytest-ours-*.log, ...             pytest -v per test file; pytest-ours.log
+#                                      has one line per file (exit code, tail)
+#   hung-ours.txt, hung-nvidia.txt     files that ran out of time, with the
+#                                      test that was running
 #   summary.txt                        exit codes, and cupy-report.py's table
-# Env: CUPY_TEST_TIMEOUT (seconds per pytest run, default 270; pytest is
-#      interrupted with SIGINT, so its junit file is still written),
-#      CUPY_TEST_K (pytest -k, default "not jitify"). Each run gets its own
-#      empty CUPY_CACHE_DIR.
+# Env: CUPY_TEST_FILES (test files under tests/, default: most of
+#      cuda_tests and a part of core_tests), CUPY_TEST_TIMEOUT (seconds per
+#      file, default 60; pytest is interrupted with SIGINT, so its junit
+#      file is usually still written), CUPY_BUDGET (no file starts after
+#      this many seconds of a runtime's tests, default 150), CUPY_TEST_K
+#      (pytest -k, default "not jitify"). Each run gets its own empty
+#      CUPY_CACHE_DIR.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,8 +47,13 @@ out=${OUT:-$PWD/out}/cupy
 mkdir -p "$out"
 py=${CUPY_PYTHON:-/opt/torch/.venv/bin/python3}
 [[ -x $py ]] || py=$(command -v python3)
-tmo=${CUPY_TEST_TIMEOUT:-270}
+tmo=${CUPY_TEST_TIMEOUT:-60}
+budget=${CUPY_BUDGET:-150}
 kexpr=${CUPY_TEST_K:-not jitify}
+files=${CUPY_TEST_FILES:-$(printf 'cupy_tests/cuda_tests/test_%s.py ' \
+  runtime stream device driver memory pinned_memory graph texture cublas curand \
+  nvrtc profile nvtx cufft) $(printf 'cupy_tests/core_tests/test_%s.py ' \
+  ndarray raw reduction scan carray elementwise cub_reduction ndarray_copy_and_view)}
 targets=${TMPDIR:-/tmp}/cupy-run.$$
 mkdir -p "$targets"
 trap 'rm -rf "$targets"' EXIT
@@ -56,13 +67,15 @@ trap 'rm -rf "$targets"' EXIT
 for which in ours nvidia; do
   whl=$(ls "$bundle/$which"/cupy-*.whl | head -1)
   target=$targets/$which
-  # a kernel cache of its own for each run (both builds share CUPY_CACHE_KEY)
+  # a kernel cache of its own for each runtime (both builds share
+  # CUPY_CACHE_KEY)
   export CUPY_CACHE_DIR=$targets/kernel-cache-$which
   echo "== $which: $(basename "$whl")" | tee -a "$out/summary.txt"
   if ! "$py" -m pip install -q --no-deps --no-index --disable-pip-version-check \
       --target "$target" "$whl" >"$out/pip-$which.log" 2>&1; then
     echo "$which: pip install failed" | tee -a "$out/summary.txt"
     cat "$out/pip-$which.log"
+    rm -rf "$target"
     continue
   fi
 
@@ -115,14 +128,46 @@ EOF
   } >>"$out/probe-$which.txt"
   echo "$which probe rc=$prc; $trace" | tee -a "$out/summary.txt"
   sed 's/^/  /' "$out/probe-$which.txt"
+done
 
-  (cd "$bundle/tests" && PYTHONPATH="$target" timeout -s INT -k 30 "$tmo" \
-    "$py" -m pytest -c "$bundle/tests/pyproject.toml" --rootdir "$bundle/tests" \
-      -p no:cacheprovider -q -rfE -k "$kexpr" \
-      --junitxml "$out/junit-$which.xml" cupy_tests/cuda_tests \
-      >"$out/pytest-$which.log" 2>&1)
-  trc=$?
-  echo "$which pytest rc=$trc: $(tail -1 "$out/pytest-$which.log")" | tee -a "$out/summary.txt"
+# One pytest process per test file and runtime, the two runtimes one after
+# the other for each file, each under its own time limit, so a test that
+# hangs costs one file, not the run; -v names each test before it runs,
+# so the last unfinished line of a file that timed out is the test that
+# hung (hung-RUNTIME.txt).
+for which in ours nvidia; do
+  mkdir -p "$out/junit-$which"
+  : >"$out/hung-$which.txt"
+  : >"$out/pytest-$which.log"
+done
+start=$SECONDS
+for f in $files; do
+  if (( SECONDS - start >= budget )); then
+    echo "budget of ${budget}s spent, not run: $f" | tee -a "$out/summary.txt"
+    continue
+  fi
+  [[ -f $bundle/tests/$f ]] || { echo "no $f" | tee -a "$out/summary.txt"; continue; }
+  name=$(echo "$f" | tr '/' '_')
+  for which in ours nvidia; do
+    [[ -d $targets/$which ]] || continue
+    export CUPY_CACHE_DIR=$targets/kernel-cache-$which
+    t0=$SECONDS
+    (cd "$bundle/tests" && PYTHONPATH="$targets/$which" timeout -s INT -k 10 "$tmo" \
+      "$py" -m pytest -c "$bundle/tests/pyproject.toml" --rootdir "$bundle/tests" \
+        -p no:cacheprovider -v -rfE -k "$kexpr" \
+        --junitxml "$out/junit-$which/$name.xml" "$f" \
+        >"$out/pytest-$which-$name.log" 2>&1)
+    frc=$?
+    echo "== $f rc=$frc $((SECONDS - t0))s: $(tail -1 "$out/pytest-$which-$name.log")" >>"$out/pytest-$which.log"
+    if (( frc == 124 || frc == 137 )); then
+      hung=$(grep -E '^[^ ]+::[^ ]+ *$' "$out/pytest-$which-$name.log" | tail -1)
+      echo "$f ${hung:-(no unfinished test line)}" >>"$out/hung-$which.txt"
+    fi
+  done
+done
+for which in ours nvidia; do
+  echo "$which pytest: $(grep -c '^== ' "$out/pytest-$which.log") files" | tee -a "$out/summary.txt"
+  sed 's/^/  /' "$out/pytest-$which.log" | tee -a "$out/summary.txt"
 done
 
 "$py" "$report" "$out" | tee -a "$out/summary.txt"
