@@ -61,7 +61,7 @@ samples=(
   mem_batch
   graph_child_and_events graph_conditional graph_conditional_capture graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
   rel_stress rel_dlopen_fire rel_teardown life_exit_destroy static_two_copies
-  rel_garbage_handles
+  rel_garbage_handles mixed_runtime_handles
 )
 # Samples that need the CUDA 13.5 headers (every function 13.5 added).
 samples_135=(cuda135_api)
@@ -83,6 +83,9 @@ case ${CUDART_LINK:-shared} in
   *) echo "build.sh: CUDART_LINK is shared or static" >&2; exit 2 ;;
 esac
 [[ -n ${CUDART_LINK_DIR:-} ]] && flags+=(-L"$CUDART_LINK_DIR")
+# NVIDIA's static runtime, whatever CUDART_LINK says: the toolkit's own
+# libcudart_static.a (mixed_runtime_handles' library).
+nvidia_static_flags=(-O2 -std=c++17 -cudart static -I"$src" "${arch[@]}")
 
 # The driver library for the two samples that call the driver API. A
 # toolkit's stubs/libcuda.so if it has one; otherwise (the PyPI wheels ship
@@ -140,6 +143,10 @@ build_one() {
     static_two_copies)
       "$NVCC" "${flags[@]}" -shared -Xcompiler -fPIC "$d/plugin.cu" -o "$out/libstatictwo.so" &&
       "$NVCC" "${flags[@]}" "$d/main.cu" -ldl -o "$out/$n" ;;
+    mixed_runtime_handles)
+      "$NVCC" "${nvidia_static_flags[@]}" -shared -Xcompiler -fPIC "$d/foreign.cu" -o "$out/libforeign.so" &&
+      "$NVCC" "${flags[@]}" "$d/main.cu" -L"$out" -lforeign \
+        -Xlinker -rpath -Xlinker '$ORIGIN' -o "$out/$n" ;;
     per_thread_stream)
       "$NVCC" "${flags[@]}" --default-stream per-thread "$src/$n.cu" -o "$out/$n" ;;
     driver_context_first|threads_set_device|ext_memory_fd|rel_garbage_handles|life_init|life_flags|life_devices|life_driver_ctx|life_primary|life_reset|life_threads|life_teardown|life_story)
