@@ -235,7 +235,25 @@ static void unlock(void) { pthread_mutex_unlock(&g_lock); }
 
 static int next_id(char c) { return ++g_counters[(unsigned char)c & 127]; }
 
+/* CUDA_DOUBLE_REUSE=1: a new stream or event takes the address of a
+ * destroyed one of its kind, as the real driver's allocator may. */
+static int reuse_addresses(void) {
+    const char *s = getenv("CUDA_DOUBLE_REUSE");
+    return s && *s == '1';
+}
+
 static struct obj *new_obj(enum kind k, char prefix) {
+    if ((k == K_STREAM || k == K_EVENT) && reuse_addresses())
+        for (struct obj *o = g_objs; o; o = o->next)
+            if (o->kind == k && o->dead) {
+                struct obj *next = o->next;
+                memset(o, 0, sizeof *o);
+                o->magic = MAGIC;
+                o->kind = k;
+                o->next = next;
+                snprintf(o->label, sizeof o->label, "%c%d", prefix, next_id(prefix));
+                return o;
+            }
     struct obj *o = calloc(1, sizeof *o);
     if (!o) abort();
     o->magic = MAGIC;

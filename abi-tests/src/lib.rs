@@ -210,7 +210,7 @@ pub fn driver_double_src_dir() -> PathBuf {
 }
 
 /// The C compiler for the test double: `$CC`, else `cc`.
-fn c_compiler() -> std::ffi::OsString {
+pub fn c_compiler() -> std::ffi::OsString {
     std::env::var_os("CC").unwrap_or_else(|| "cc".into())
 }
 

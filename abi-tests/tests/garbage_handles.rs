@@ -5,6 +5,7 @@
 //! check) and after.
 
 use abi_tests::*;
+use std::process::Command;
 
 #[test]
 fn garbage_refused_driver_made_handles_work() {
@@ -129,4 +130,91 @@ fn garbage_refused_driver_made_handles_work() {
         );
     }
     r.check(r.stdout.ends_with("done\n"), "the program ran to its end");
+}
+
+/// Handles the runtime saw destroyed (`abi-tests/c/foreign_handles.cu`):
+/// refused while the runtime is the only maker of driver handles in the
+/// process; once a library that makes streams and events through the
+/// driver is loaded, and the double hands the destroyed addresses out
+/// again to it, those live handles go to the driver and work.
+#[test]
+fn destroyed_refused_until_another_maker_loads() {
+    let dir = scratch("foreign_handles");
+    let double = build_driver_double(&dir.join("driver"));
+    let plugin = dir.join("libdirect_driver.so");
+    run_ok(
+        Command::new(c_compiler())
+            .args([
+                "-std=gnu11",
+                "-O1",
+                "-Wall",
+                "-Werror",
+                "-fPIC",
+                "-shared",
+                "-o",
+            ])
+            .arg(&plugin)
+            .arg(c_dir().join("direct_driver.c"))
+            .arg(format!("-L{}", double.display()))
+            .arg("-lcuda"),
+    );
+    let exe = nvcc_program(
+        "foreign_handles.cu",
+        &dir.join("foreign_handles"),
+        &["-ldl"],
+    );
+    let plugin_arg = plugin.display().to_string();
+    let r = DoubleRun::run(
+        "foreign_handles",
+        &exe,
+        &[&plugin_arg],
+        &[("CUDA_DOUBLE_REUSE", "1")],
+        &double,
+        &dir.join("double.log"),
+        &["cuStreamQuery", "cuEventQuery", "cuEventRecord"],
+    );
+    r.expect_exit0();
+    let invalid = "400 cudaErrorInvalidResourceHandle";
+    for (call, code) in [
+        ("cudaStreamQuery(destroyed)", invalid),
+        ("cudaEventQuery(destroyed)", invalid),
+        ("cudaStreamQuery(driver stream)", "0 cudaSuccess"),
+        (
+            "cudaEventRecord(driver event, driver stream)",
+            "0 cudaSuccess",
+        ),
+        ("cudaEventQuery(driver event)", "0 cudaSuccess"),
+        (
+            "cudaStreamWaitEvent(driver stream, driver event)",
+            "0 cudaSuccess",
+        ),
+        ("cudaStreamSynchronize(driver stream)", "0 cudaSuccess"),
+        ("cudaStreamGetFlags(driver stream)", "0 cudaSuccess"),
+    ] {
+        let want = format!("{call} -> {code}\nlasterror -> {code}\n");
+        r.check(r.stdout.contains(&want), &format!("want {want:?}"));
+    }
+    // The double did hand the destroyed addresses out again: the case the
+    // records alone would get wrong.
+    for what in ["stream", "event"] {
+        r.check(
+            r.stdout.contains(&format!(
+                "driver {what} at the destroyed {what}'s address: yes"
+            )),
+            &format!("the double reused the {what}'s address"),
+        );
+    }
+    r.check(
+        r.stdout.contains("  flags = 1\n"),
+        "the driver stream's flags",
+    );
+    // The destroyed handles never reached the driver; the live ones did.
+    r.check(
+        r.calls("cuStreamQuery").len() == 1 && r.calls("cuEventQuery").len() == 1,
+        &format!(
+            "driver queries: {:?} {:?}",
+            r.calls("cuStreamQuery"),
+            r.calls("cuEventQuery")
+        ),
+    );
 }

@@ -342,7 +342,10 @@ fn bad_input_cases_are_listed_once() {
     );
     // --what selects the cases of some kinds: the NULL sweep runs alone.
     let nulls = run_ok(clean_command(&b.exe, Runtime::Nvidia, &[]).args([
-        "--bad", "--list", "--what", "null,garbage",
+        "--bad",
+        "--list",
+        "--what",
+        "null,garbage",
     ]));
     let nulls: Vec<String> = String::from_utf8_lossy(&nulls.stdout)
         .lines()

@@ -346,7 +346,7 @@ pub fn element_size(f: Format) -> Result<usize, cudaError_t> {
 
 /// The driver's description of an array.
 pub fn descriptor(array: CUarray) -> Result<CUDA_ARRAY3D_DESCRIPTOR, cudaError_t> {
-    if array.is_null() || handles::is_gone(array.cast(), Handle::Array) {
+    if array.is_null() || handles::stale(array.cast(), Handle::Array) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
@@ -744,7 +744,7 @@ pub fn copy_2d_array_to_array(
 /// A non-null array (or, with `Handle::Mipmap`, mipmapped array) the
 /// runtime has not freed.
 fn array_handle(a: *const c_void, kind: Handle) -> Result<(), cudaError_t> {
-    if a.is_null() || handles::is_gone(a, kind) {
+    if a.is_null() || handles::stale(a, kind) {
         Err(cudaError_t::cudaErrorInvalidResourceHandle)
     } else {
         Ok(())

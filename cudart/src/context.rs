@@ -501,7 +501,7 @@ pub fn check_event(event: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorDeviceUninitialized);
     }
     match handles::state(event) {
-        Some(handles::State::Gone(handles::Kind::Event)) => {
+        Some(handles::State::Gone(handles::Kind::Event)) if handles::record_stands() => {
             Err(cudaError_t::cudaErrorInvalidResourceHandle)
         }
         None if !event.is_null() && handles::unreadable(event) => {
@@ -523,7 +523,7 @@ pub fn check_stream(stream: *mut std::ffi::c_void) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     match handles::state(stream) {
-        Some(handles::State::Gone(handles::Kind::Stream)) => {
+        Some(handles::State::Gone(handles::Kind::Stream)) if handles::record_stands() => {
             Err(cudaError_t::cudaErrorInvalidResourceHandle)
         }
         None if stream as usize > 2 && handles::unreadable(stream) => {

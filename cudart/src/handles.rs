@@ -30,13 +30,26 @@
 //! the probe window of an address is full, the oldest entry there is
 //! overwritten, and the address is forgotten (its calls go to the driver).
 //!
-//! What it can get wrong: an address the runtime saw destroyed as a K and
-//! that the driver then hands out for a new K made outside the runtime (the
-//! program's own driver calls, a graph node made by a stream capture) is
-//! refused as a K. Handles the driver makes behind calls that hand them out
-//! (added nodes, node lists, clone look-ups; the arrays of mipmap levels,
-//! planes, graphics and external-memory mappings) are taken out of the
-//! table for that reason.
+//! A record can be wrong in one way: the driver may hand an address the
+//! runtime saw destroyed as a K to a new K made outside the runtime, and a
+//! refusal would then refuse a live handle, which NVIDIA's runtime accepts.
+//! Two rules keep refusals exact:
+//! - handles the driver makes behind calls that hand them out (added
+//!   nodes, node lists, clone look-ups; the arrays of mipmap levels,
+//!   planes, graphics and external-memory mappings) are taken out of the
+//!   table;
+//! - a refusal that rests on the record (gone, live as another kind, dead
+//!   with its context) stands only while no other maker of driver handles
+//!   is loaded in the process ([`record_stands`]): another CUDA runtime
+//!   (NVIDIA's static one inside cuBLAS, cuDNN, NCCL or CuPy's wheel), or a
+//!   library that calls the driver. With one present, such handles go on
+//!   to the driver, as under NVIDIA's runtime.
+//!
+//! Handles that are not readable memory are refused whatever is loaded:
+//! no live object is there. The remaining hole: a program that calls the
+//! driver only through names it builds at run time (ctypes from Python,
+//! with the names in Python strings) is not seen, and a handle its
+//! driver calls got at an address the runtime saw destroyed is refused.
 
 use crate::abi::cudaError_t;
 use crate::addrmap::{AddrMap, AddrSet};
@@ -183,14 +196,33 @@ fn lookup(handle: *const c_void) -> Option<State> {
 }
 
 /// Whether a call that takes a `kind` must refuse `handle`: the runtime
-/// destroyed it as a `kind`, or it is a live object of another kind.
+/// destroyed it as a `kind`, or it is a live object of another kind, and
+/// the record stands ([`record_stands`]).
 #[inline(always)]
 pub fn refused(handle: *const c_void, kind: Kind) -> bool {
     match state(handle) {
         None => false,
-        Some(State::Gone(k)) => k == kind,
-        Some(State::Live(k)) => k != kind && k != Kind::Foreign,
+        Some(s) => contradicts(s, kind) && record_stands(),
     }
+}
+
+/// Whether what the table knows of a handle rules it out as a `kind`.
+#[inline(always)]
+fn contradicts(state: State, kind: Kind) -> bool {
+    match state {
+        State::Gone(k) => k == kind,
+        State::Live(k) => k != kind && k != Kind::Foreign,
+    }
+}
+
+/// Whether a refusal that rests on the record stands: no object in the
+/// process other than this runtime and the driver makes driver handles
+/// ([`crate::objects::other_handle_maker`]). Asked only on the way to a
+/// refusal; the answer is kept until the loaded objects change.
+#[cold]
+#[inline(never)]
+pub fn record_stands() -> bool {
+    crate::objects::other_handle_maker().is_none()
 }
 
 /// A handle as the calls take it: a mutable or a const pointer.
@@ -280,8 +312,7 @@ pub fn check(handle: *const c_void, kind: Kind) -> Result<(), cudaError_t> {
 pub fn check_or(handle: *const c_void, kind: Kind, error: cudaError_t) -> Result<(), cudaError_t> {
     let refuse = match state(handle) {
         None => !handle.is_null() && unreadable(handle),
-        Some(State::Gone(k)) => k == kind,
-        Some(State::Live(k)) => k != kind && k != Kind::Foreign,
+        Some(s) => contradicts(s, kind) && record_stands(),
     };
     if refuse {
         Err(error)
@@ -295,6 +326,13 @@ pub fn check_or(handle: *const c_void, kind: Kind, error: cudaError_t) -> Result
 #[inline(always)]
 pub fn is_gone(handle: *const c_void, kind: Kind) -> bool {
     state(handle) == Some(State::Gone(kind))
+}
+
+/// [`is_gone`], as a refusal: only while the record stands
+/// ([`record_stands`]).
+#[inline(always)]
+pub fn stale(handle: *const c_void, kind: Kind) -> bool {
+    is_gone(handle, kind) && record_stands()
 }
 
 fn write(handle: *const c_void, word: impl Fn(u64) -> u64) {
@@ -376,10 +414,11 @@ pub fn die_with(ctx: *const c_void) {
 }
 
 /// Whether `handle` is an event or stream whose context died under it
-/// ([`die_with`]). One relaxed load until a reset left such handles.
+/// ([`die_with`]), and the record stands ([`record_stands`]). One relaxed
+/// load until a reset left such handles.
 #[inline(always)]
 pub fn died_with_context(handle: *const c_void) -> bool {
-    ANY_DEAD.load(Ordering::Relaxed) && died_slow(handle)
+    ANY_DEAD.load(Ordering::Relaxed) && died_slow(handle) && record_stands()
 }
 
 #[cold]

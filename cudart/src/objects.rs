@@ -5,9 +5,12 @@
 //! that runtime and its CUDA calls go there, whatever `libcudart.so.13` the
 //! process also loads. This room tells which objects do, and which runtime
 //! they carry: NVIDIA's static runtime or this project's
-//! (`libcudart_static.a`, built from these sources). It reads the objects'
-//! files (mapped, so only the headers and symbol tables are read in), only
-//! when the trace or the diagnostics are on.
+//! (`libcudart_static.a`, built from these sources). It also tells which
+//! objects make driver handles the runtime does not see made
+//! ([`other_handle_maker`]). It reads the objects' files (mapped, so only
+//! the headers, symbol tables and read-only data are read in), only when
+//! the trace or the diagnostics are on, or when a handle would be refused
+//! by the handle room's records.
 
 use std::ffi::{c_void, CStr};
 use std::sync::OnceLock;
@@ -66,6 +69,10 @@ pub enum Carried {
 pub fn carried_runtime(path: &str) -> Option<Carried> {
     let file = Mapped::open(path)?;
     let elf = goblin::elf::Elf::parse(file.bytes()).ok()?;
+    carried_in(&elf)
+}
+
+fn carried_in(elf: &goblin::elf::Elf<'_>) -> Option<Carried> {
     let section = |name: &str| {
         elf.section_headers
             .iter()
@@ -134,6 +141,186 @@ pub fn nvidia_static_runtimes() -> Vec<String> {
         .collect()
 }
 
+/// Why the object file at `path` makes driver handles of its own (streams,
+/// events, arrays, graphs...) that this runtime does not see made: it
+/// carries a CUDA runtime (NVIDIA's static or shared one, or another copy
+/// of this one), it imports driver functions (linked with `-lcuda`), or its
+/// read-only data names driver entry points, as loaders that `dlopen` the
+/// driver and look its functions up by name do (NVIDIA's runtime, NCCL,
+/// XLA, cuda-python). `None`: none of these.
+pub fn handle_maker(path: &str) -> Option<&'static str> {
+    let file = Mapped::open(path)?;
+    let bytes = file.bytes();
+    let elf = goblin::elf::Elf::parse(bytes).ok()?;
+    match carried_in(&elf) {
+        Some(Carried::NvidiaStatic) => return Some("carries NVIDIA's CUDA runtime"),
+        Some(Carried::Ours) => return Some("carries another copy of this runtime"),
+        None => {}
+    }
+    let driver_import = elf.dynsyms.iter().any(|s| {
+        s.st_shndx == 0
+            && elf.dynstrtab.get_at(s.st_name).is_some_and(|n| {
+                n.strip_prefix("cu")
+                    .filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                    .is_some_and(|rest| MAKING.iter().any(|m| rest.contains(m)))
+            })
+    });
+    if driver_import {
+        return Some("makes driver handles through the driver's own functions");
+    }
+    use goblin::elf::section_header::{SHF_ALLOC, SHF_EXECINSTR, SHF_WRITE, SHT_PROGBITS};
+    let names_driver = elf.section_headers.iter().any(|sh| {
+        let read_only = sh.sh_type == SHT_PROGBITS
+            && sh.sh_flags & u64::from(SHF_ALLOC) != 0
+            && sh.sh_flags & u64::from(SHF_WRITE | SHF_EXECINSTR) == 0;
+        let data = usize::try_from(sh.sh_offset)
+            .ok()
+            .zip(usize::try_from(sh.sh_size).ok())
+            .and_then(|(at, len)| bytes.get(at..at.checked_add(len)?));
+        read_only && data.is_some_and(|d| DRIVER_NAMES.iter().any(|name| contains(d, name)))
+    });
+    names_driver.then_some("looks driver functions up by name")
+}
+
+/// Parts of the names of the driver functions that make (or hand out)
+/// handles of the kinds the handle room records: a program that imports
+/// only `cuInit` or `cuCtxGetCurrent` makes none.
+const MAKING: [&str; 13] = [
+    "GetProcAddress",
+    "StreamCreate",
+    "EventCreate",
+    "ArrayCreate",
+    "Array3DCreate",
+    "MipmappedArray",
+    "Graph",
+    "Capture",
+    "Library",
+    "Module",
+    "MemPool",
+    "External",
+    "AsyncNotification",
+];
+
+/// Names that a loader of the driver looks up: NVIDIA's runtime resolves
+/// the driver through `cuGetProcAddress`; stubs such as XLA's and
+/// cuda-python's name every function they use.
+const DRIVER_NAMES: [&[u8]; 3] = [b"cuGetProcAddress", b"cuStreamCreate", b"cuEventCreate"];
+
+/// Whether `needle` occurs in `hay` (glibc's `memmem`: read-only data of
+/// a large library is hundreds of megabytes).
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    // SAFETY: both pointers and lengths describe live slices; memmem only
+    // reads within them and returns a pointer into `hay` or NULL.
+    !unsafe {
+        libc::memmem(
+            hay.as_ptr().cast(),
+            hay.len(),
+            needle.as_ptr().cast(),
+            needle.len(),
+        )
+    }
+    .is_null()
+}
+
+/// The first loaded object, other than the one that holds this runtime
+/// and the driver itself, that makes driver handles the runtime does not
+/// see made ([`handle_maker`]), as "path: why". The driver may hand such an
+/// object, for a live stream or event of its own, an address this runtime
+/// saw destroyed; the handle room then stops refusing by its records.
+///
+/// Objects are classified once each (by load address and name); the
+/// loaded set is looked at again only when the loader's count of loads or
+/// unloads moved. Once one was found, the answer stays: handles it made
+/// may outlive it in the program's hands.
+pub fn other_handle_maker() -> Option<String> {
+    static FOUND: OnceLock<String> = OnceLock::new();
+    static SEEN: parking_lot::Mutex<Seen> = parking_lot::Mutex::new(Seen {
+        adds: u64::MAX,
+        subs: u64::MAX,
+        classified: Vec::new(),
+    });
+    if let Some(found) = FOUND.get() {
+        return Some(found.clone());
+    }
+    let mut seen = SEEN.lock();
+    let here = other_handle_maker as fn() -> Option<String> as usize;
+    let mut objects = Vec::new();
+    let mut counts = None;
+    crate::trace::iterate_objects(|info| {
+        counts.get_or_insert((info.dlpi_adds, info.dlpi_subs));
+        let name = if info.dlpi_name.is_null() {
+            String::new()
+        } else {
+            // SAFETY: the loader hands a NUL-terminated name, valid during
+            // the callback, copied out here.
+            unsafe { CStr::from_ptr(info.dlpi_name) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        objects.push((info.dlpi_addr as usize, name, holds(info, here)));
+        false
+    });
+    if counts == Some((seen.adds, seen.subs)) {
+        return None;
+    }
+    let mut found = None;
+    for (i, (addr, name, ours)) in objects.into_iter().enumerate() {
+        if ours || seen.classified.contains(&(addr, name.clone())) {
+            continue;
+        }
+        let path = match name.as_str() {
+            "" if i == 0 => std::fs::read_link("/proc/self/exe")
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            n => n.to_string(),
+        };
+        let file = crate::trace::file_name(&path);
+        let skip =
+            path.is_empty() || file.starts_with("linux-vdso") || file.starts_with("libcuda.so");
+        let why = if skip { None } else { handle_maker(&path) };
+        seen.classified.push((addr, name));
+        if let Some(why) = why {
+            found = Some(format!("{path}: {why}"));
+            break;
+        }
+    }
+    if let Some(found) = found {
+        crate::trace::event!(
+            "handles",
+            "another handle maker",
+            "{found}; handles the runtime saw destroyed go on to the driver from now on"
+        );
+        return Some(FOUND.get_or_init(|| found).clone());
+    }
+    if let Some((adds, subs)) = counts {
+        (seen.adds, seen.subs) = (adds, subs);
+    }
+    None
+}
+
+/// The loaded objects looked at by [`other_handle_maker`], and the
+/// loader's counts of loads and unloads when they were.
+struct Seen {
+    adds: u64,
+    subs: u64,
+    classified: Vec<(usize, String)>,
+}
+
+/// Whether one of `info`'s loaded segments holds `addr`.
+fn holds(info: &libc::dl_phdr_info, addr: usize) -> bool {
+    if info.dlpi_phdr.is_null() {
+        return false;
+    }
+    // SAFETY: the loader hands `dlpi_phnum` program headers at
+    // `dlpi_phdr`, valid during the dl_iterate_phdr callback.
+    let headers =
+        unsafe { std::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum)) };
+    headers.iter().any(|h| {
+        let start = (info.dlpi_addr as usize).wrapping_add(h.p_vaddr as usize);
+        h.p_type == libc::PT_LOAD && addr >= start && addr - start < h.p_memsz as usize
+    })
+}
+
 /// What to say when objects carry NVIDIA's static runtime beside ours: who,
 /// what it means, and the two ways out. `None` when none does.
 pub fn bypass_message(carriers: &[String]) -> Option<String> {
@@ -200,5 +387,39 @@ impl Drop for Mapped {
         unsafe {
             libc::munmap(self.addr, self.len);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_of_this_runtime_makes_handles_the_c_library_does_not() {
+        // The test executable links this crate: another copy of the runtime
+        // to any other copy, and it names the driver's entry points.
+        let exe = std::fs::read_link("/proc/self/exe").expect("/proc/self/exe");
+        assert_eq!(
+            handle_maker(&exe.display().to_string()),
+            Some("carries another copy of this runtime")
+        );
+        let mut libc_path = None;
+        crate::trace::iterate_objects(|info| {
+            if !info.dlpi_name.is_null() {
+                // SAFETY: the loader's NUL-terminated name, valid here.
+                let name = unsafe { CStr::from_ptr(info.dlpi_name) }.to_string_lossy();
+                if crate::trace::file_name(&name).starts_with("libc.so") {
+                    libc_path = Some(name.into_owned());
+                }
+            }
+            false
+        });
+        let libc_path = libc_path.expect("libc is loaded");
+        assert_eq!(handle_maker(&libc_path), None, "{libc_path}");
+        // Alone with the C library, the test executable (this runtime's own
+        // object) leaves the records standing.
+        assert_eq!(other_handle_maker(), None);
+        assert!(contains(b"xxcuGetProcAddressyy", b"cuGetProcAddress"));
+        assert!(!contains(b"cuGetProcAddres", b"cuGetProcAddress"));
     }
 }
