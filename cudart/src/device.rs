@@ -457,10 +457,16 @@ pub fn unregister_async_notification(
     context::check_device(dev)?;
     // A handle unregistered already is freed memory to the driver (a
     // second unregistration crashed the process under NVIDIA's runtime on
-    // the H200, c-samples/dev_misc): refused here.
-    if handle.is_null() || handles::refused(handle.cast(), Kind::AsyncCallback) {
+    // the H200, c-samples/dev_misc): refused here, as is a handle that is
+    // not readable memory.
+    if handle.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
+    handles::check_or(
+        handle.cast(),
+        Kind::AsyncCallback,
+        cudaError_t::cudaErrorInvalidValue,
+    )?;
     device_api()?
         .cuDeviceUnregisterAsyncNotification(dev, handle)
         .ok()?;

@@ -119,6 +119,7 @@ pub fn ipc_get_handle(
     if event.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
+    crate::context::check_event(event.cast())?;
     let mut h = cudaIpcEventHandle_t::default();
     driver::family::<StreamApi>(false)?
         .cuIpcGetEventHandle(&mut h, event)

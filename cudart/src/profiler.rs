@@ -78,13 +78,19 @@ pub fn logs_register_callback(
     Ok(())
 }
 
-/// `cudaLogsUnregisterCallback`. A handle unregistered already, or a live
-/// object of another kind (a stream), is refused before the driver reads
-/// it (it crashed on a stream under NVIDIA's runtime on the H200).
+/// `cudaLogsUnregisterCallback`. A handle unregistered already, a live
+/// object of another kind (a stream), or one that is not readable memory
+/// is refused before the driver reads it (it crashed on a stream under
+/// NVIDIA's runtime on the H200).
 pub fn logs_unregister_callback(handle: cudaLogsCallbackHandle) -> Result<(), cudaError_t> {
-    if handle.is_null() || handles::refused(handle.cast(), Kind::LogsCallback) {
+    if handle.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
+    handles::check_or(
+        handle.cast(),
+        Kind::LogsCallback,
+        cudaError_t::cudaErrorInvalidValue,
+    )?;
     api()?.cuLogsUnregisterCallback(handle).ok()?;
     handles::gone(handle.cast(), Kind::LogsCallback);
     Ok(())

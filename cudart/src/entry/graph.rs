@@ -40,7 +40,7 @@ entry_points! {
         => graph::exec_kernel_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, pNodeParams);
     // cudaKernelNodeAttrValue is cudaLaunchAttributeValue, the driver's CUkernelNodeAttrValue.
     Context fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) -> cudaError_t
-        => drv()?.cuGraphKernelNodeCopyAttributes(hDst, hSrc).ok();
+        => drv()?.cuGraphKernelNodeCopyAttributes(graph::node(hDst)?, graph::node(hSrc)?).ok();
     Context fn cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: c_int,
         value_out: *mut cudaLaunchAttributeValue) -> cudaError_t
         => drv()?.cuGraphKernelNodeGetAttribute(graph::node(hNode)?, attr, value_out.cast()).ok();
