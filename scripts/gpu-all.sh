@@ -20,6 +20,13 @@
 #            sets the time allowed a round, default 30)
 #   diag     the diagnostics cases (c-samples/diag/run.py)
 #   harness  the differential harness in GPU mode (harness-run.sh)
+#   s135     the samples built by nvcc 13.5 (CUDA_TOOLKIT=13.5
+#            scripts/gpu-prepare.sh B135) under NVIDIA's 13.5 runtime
+#            (B135/nvidia) and ours; B135 is $GB135  -> OUT/s135/results.json
+#   cupy     CuPy's tests under both runtimes (scripts/cupy-prepare.sh's
+#            bundle, $CUPY_BUNDLE; scripts/cupy-run.sh)
+#   jax      the JAX workload and JAX's test files under both runtimes
+#            (jax/prepare.sh's bundle, $JAX_BUNDLE; jax/run.sh)
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
 #            rel_dlopen_fire for 20 s
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
@@ -90,6 +97,19 @@ part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/dia
 
 if [[ -d $gb/harness ]]; then
   part harness 330 env HARNESS_BAD_BUDGET="${HARNESS_BAD_BUDGET:-70}" HARNESS_ARGS="${HARNESS_ARGS:---gpu --jobs 16}" bash "$gb/scripts/harness-run.sh" "$gb/harness" "$nv_lib" "$gb/lib" "$rest/harness"
+fi
+
+if [[ -n ${GB135:-} && -d $GB135 ]]; then
+  part s135 200 env CUDA_LIB_NVIDIA="$GB135/nvidia" GPU_RUN_BUDGET=170 bash "$GB135/gpu-run.sh" "$GB135" "$rest/s135"
+  [[ -f $rest/s135/results.json ]] && mkdir -p "$out/s135" && cp "$rest/s135/results.json" "$out/s135/"
+fi
+
+if [[ -n ${CUPY_BUNDLE:-} && -d $CUPY_BUNDLE ]]; then
+  part cupy $((${CUPY_BUDGET:-150} * 2 + 120)) env OUT="$rest" bash "$CUPY_BUNDLE/cupy-run.sh" "$CUPY_BUNDLE"
+fi
+
+if [[ -n ${JAX_BUNDLE:-} && -d $JAX_BUNDLE ]]; then
+  part jax $((${JAX_BUDGET:-240} + 200)) bash "$JAX_BUNDLE/jax/run.sh" "$gb/lib" "$rest/jax" "${JAX_ROUNDS:-1}"
 fi
 
 stress_s=${STRESS_SECONDS:-120}

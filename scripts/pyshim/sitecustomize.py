@@ -19,6 +19,9 @@ _PATTERN = re.compile(r"libcudart(\.[0-9a-f]{8})?\.so(\.\d+)*$")
 
 
 def _redirect(name):
+    # JAX's CUDA plugin passes a pathlib.Path, which ctypes takes as well.
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
     if not _LIB or not isinstance(name, str) or "/" not in name:
         return name
     base = os.path.basename(name)
