@@ -116,8 +116,10 @@ pub fn ipc_get_handle(
     out: Out<cudaIpcEventHandle_t>,
     event: cudaEvent_t,
 ) -> Result<(), cudaError_t> {
+    // A NULL event is cudaErrorInvalidValue here, unlike the other event
+    // calls (NVIDIA's answer on the H200).
     if event.is_null() {
-        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+        return Err(cudaError_t::cudaErrorInvalidValue);
     }
     crate::context::check_event(event.cast())?;
     let mut h = cudaIpcEventHandle_t::default();

@@ -76,9 +76,11 @@ pub fn mapped_mipmapped_array(
     mem: cudaExternalMemory_t,
     desc: In<cudaExternalMemoryMipmappedArrayDesc>,
 ) -> Result<(), cudaError_t> {
-    out.check()?;
+    // The descriptor's format first, then the out-pointer (NVIDIA's order
+    // in the NULL sweep on the H200).
     let desc = desc.read()?;
     let crate::array::Format { format, channels } = crate::array::driver_format(&desc.formatDesc)?;
+    out.check()?;
     let driver_desc = CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
         offset: desc.offset,
         arrayDesc: CUDA_ARRAY3D_DESCRIPTOR {

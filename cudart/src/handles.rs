@@ -242,6 +242,17 @@ impl<T> Address for *const T {
     }
 }
 
+/// `handle`, or `error` when it is NULL: for the calls whose NULL handle
+/// NVIDIA's runtime answers with another code than the handle's room does.
+#[inline(always)]
+pub fn present<P: Address>(handle: P, error: cudaError_t) -> Result<P, cudaError_t> {
+    if handle.address().is_null() {
+        Err(error)
+    } else {
+        Ok(handle)
+    }
+}
+
 /// A handle the table does not know and that is not readable memory is
 /// refused with `error`; every other handle goes on as it came (the calls
 /// that use this keep the driver's answers for destroyed handles).

@@ -412,11 +412,14 @@ pub fn egl_producer_return_frame(
     out: Out<cudaEglFrame>,
     stream: *mut cudaStream_t,
 ) -> Result<(), cudaError_t> {
-    out.check()?;
+    // The connection is the driver's to check first, the out-pointer
+    // after (NVIDIA's order: a NULL frame with no connection is
+    // cudaErrorInvalidResourceHandle).
     let mut frame = CUeglFrame::default();
     api()?
         .cuEGLStreamProducerReturnFrame(conn, &mut frame, stream.cast::<CUstream>())
         .ok()?;
+    out.check()?;
     out.write(frame_from_driver(&frame)?)
 }
 

@@ -256,6 +256,11 @@ pub fn kernel_set_attribute_for_device(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let dev = context::check_device(device)?;
+    // A NULL kernel: cudaErrorInvalidResourceHandle, NVIDIA's answer on the
+    // H200 (a launch of NULL is cudaErrorInvalidDeviceFunction).
+    if kernel.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
     let k = registry::launch_handle(kernel)?;
     driver::get()?
         .cuKernelSetAttribute(attr, value, k, dev)

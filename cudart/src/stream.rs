@@ -295,8 +295,17 @@ pub fn get_capture_info(
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     status.check()?;
+    // Edge data without the dependencies is refused during a capture (as
+    // the runtime documents); on a stream that is not capturing NVIDIA's
+    // runtime answers success (the NULL sweep on the H200).
     if !out.edges.is_null() && out.deps.is_null() {
-        return Err(cudaError_t::cudaErrorInvalidValue);
+        let mut st = cudaStreamCaptureStatus::cudaStreamCaptureStatusNone;
+        api(per_thread)?
+            .cuStreamIsCapturing(driver_stream(stream, per_thread)?, &mut st)
+            .ok()?;
+        if st != cudaStreamCaptureStatus::cudaStreamCaptureStatusNone {
+            return Err(cudaError_t::cudaErrorInvalidValue);
+        }
     }
     api(per_thread)?
         .cuStreamGetCaptureInfo(

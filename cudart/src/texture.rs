@@ -401,7 +401,11 @@ pub fn texture_texture_desc(
     out: Out<cudaTextureDesc>,
     tex: cudaTextureObject_t,
 ) -> Result<(), cudaError_t> {
-    out.check()?;
+    // A NULL out-pointer: NVIDIA's runtime answers
+    // cudaErrorInvalidResourceHandle (the NULL sweep on the H200).
+    if out.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
+    }
     let mut t = CUDA_TEXTURE_DESC::default();
     api(false)?.cuTexObjectGetTextureDesc(&mut t, tex).ok()?;
     let (r, _) = texture_resource(tex)?;
@@ -414,11 +418,15 @@ pub fn texture_view_desc(
     out: Out<cudaResourceViewDesc>,
     tex: cudaTextureObject_t,
 ) -> Result<(), cudaError_t> {
-    out.check()?;
     let mut v = CUDA_RESOURCE_VIEW_DESC::default();
     api(false)?
         .cuTexObjectGetResourceViewDesc(&mut v, tex)
         .ok()?;
+    // NULL is no error: NVIDIA's runtime answers success without writing
+    // (the NULL sweep on the H200).
+    if out.is_null() {
+        return Ok(());
+    }
     out.write(view_desc_to_runtime(&v))
 }
 
@@ -449,7 +457,11 @@ pub fn surface_resource_desc(
     out: Out<cudaResourceDesc>,
     surf: cudaSurfaceObject_t,
 ) -> Result<(), cudaError_t> {
-    out.check()?;
+    // A NULL out-pointer: NVIDIA's runtime answers cudaErrorInvalidDevice
+    // (the NULL sweep on the H200).
+    if out.is_null() {
+        return Err(cudaError_t::cudaErrorInvalidDevice);
+    }
     let mut d = CUDA_RESOURCE_DESC::default();
     api(false)?.cuSurfObjectGetResourceDesc(&mut d, surf).ok()?;
     out.write(resource_to_runtime(&resource_from_driver(&d)?, d.flags)?)

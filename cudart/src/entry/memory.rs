@@ -19,9 +19,15 @@ use crate::abi::{
 };
 use crate::array::{self, Extent2D, Order};
 use crate::boundary::{In, Needs, Out};
+use crate::handles::present;
 use crate::memory::{self, Batch, Targets};
 use crate::{ipc, mempool, peer, texture};
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
+
+/// What a NULL array answers where NVIDIA's runtime checks it as an
+/// argument, not as a handle (sparse properties and memory requirements,
+/// the destination of an array-to-array copy; the NULL sweep on the H200).
+const NULL_ARRAY: cudaError_t = cudaError_t::cudaErrorInvalidValue;
 
 /// Synchronous copies.
 const fn sync(per_thread: bool) -> Order {
@@ -241,11 +247,11 @@ entry_points! {
         => array::memory_requirements(memoryRequirements, array::h(array)?, device);
     Context fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: Out<cudaArrayMemoryRequirements>,
         mipmap: cudaMipmappedArray_t, device: c_int) -> cudaError_t
-        => array::mipmapped_memory_requirements(memoryRequirements, array::h(mipmap)?, device);
+        => array::mipmapped_memory_requirements(memoryRequirements, array::h(present(mipmap, NULL_ARRAY)?)?, device);
     Context fn cudaArrayGetSparseProperties(sparseProperties: Out<cudaArraySparseProperties>,
-        array: cudaArray_t) -> cudaError_t => array::sparse_properties(sparseProperties, array::h(array)?);
+        array: cudaArray_t) -> cudaError_t => array::sparse_properties(sparseProperties, array::h(present(array, NULL_ARRAY)?)?);
     Context fn cudaMipmappedArrayGetSparseProperties(sparseProperties: Out<cudaArraySparseProperties>,
-        mipmap: cudaMipmappedArray_t) -> cudaError_t => array::mipmapped_sparse_properties(sparseProperties, array::h(mipmap)?);
+        mipmap: cudaMipmappedArray_t) -> cudaError_t => array::mipmapped_sparse_properties(sparseProperties, array::h(present(mipmap, NULL_ARRAY)?)?);
 
     // 2D copies to, from and between arrays.
     Context fn cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void,
@@ -275,12 +281,12 @@ entry_points! {
     Context fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize,
         src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize,
         kind: c_int) -> cudaError_t
-        => array::copy_2d_array_to_array(array::h(dst)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc,
+        => array::copy_2d_array_to_array(array::h(present(dst, NULL_ARRAY)?)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc,
             wh(width, height), kind, LEGACY);
     Context fn cudaMemcpy2DArrayToArray_ptds(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize,
         src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize,
         kind: c_int) -> cudaError_t
-        => array::copy_2d_array_to_array(array::h(dst)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc,
+        => array::copy_2d_array_to_array(array::h(present(dst, NULL_ARRAY)?)?, wOffsetDst, hOffsetDst, array::h(src)?, wOffsetSrc, hOffsetSrc,
             wh(width, height), kind, PT);
 
     // The deprecated linear copies to, from and between arrays.
