@@ -377,7 +377,7 @@ pub fn get_shared_mem_config(out: Out<cudaSharedMemConfig>) -> Result<(), cudaEr
         driver::CUresult::ERROR_NOT_FOUND => {
             out.write(cudaSharedMemConfig::cudaSharedMemBankSizeFourByte)
         }
-        r => Err(r.to_runtime()),
+        r => Err(crate::boundary::driver_failed(r)),
     }
 }
 
@@ -403,7 +403,7 @@ pub fn texture_1d_linear_max_width(
     out.check()?;
     let desc = desc.read()?;
     context::check_device(dev)?;
-    let crate::array::Format { format, channels } = crate::array::driver_format(&desc)?;
+    let crate::copy::elements::Format { format, channels } = crate::array::driver_format(&desc)?;
     let mut width = 0usize;
     device_api()?
         .cuDeviceGetTexture1DLinearMaxWidth(&mut width, format, channels, dev)

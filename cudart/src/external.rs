@@ -78,7 +78,8 @@ pub fn mapped_mipmapped_array(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let desc = desc.read()?;
-    let crate::array::Format { format, channels } = crate::array::driver_format(&desc.formatDesc)?;
+    let crate::copy::elements::Format { format, channels } =
+        crate::array::driver_format(&desc.formatDesc)?;
     let driver_desc = CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
         offset: desc.offset,
         arrayDesc: CUDA_ARRAY3D_DESCRIPTOR {

@@ -517,7 +517,7 @@ fn frame_to_driver(f: &cudaEglFrame) -> Result<CUeglFrame, cudaError_t> {
     let kind = frame_type(f.frameType)?;
     let planes = plane_count(f.planeCount)?;
     let first = &f.planeDesc[0];
-    let crate::array::Format { format, channels } =
+    let crate::copy::elements::Format { format, channels } =
         crate::array::driver_format(&first.channelDesc)?;
     let mut d = CUeglFrame {
         width: first.width,
@@ -544,7 +544,7 @@ fn frame_from_driver(d: &CUeglFrame) -> Result<cudaEglFrame, cudaError_t> {
     }
     let kind = frame_type(d.frameType)?;
     let planes = plane_count(d.planeCount)?;
-    let channel_desc = crate::array::channel_desc(crate::array::Format {
+    let channel_desc = crate::array::channel_desc(crate::copy::elements::Format {
         format: d.cuFormat,
         channels: d.numChannels,
     })?;

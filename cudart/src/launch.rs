@@ -210,12 +210,18 @@ fn explain_failure(
     let kernel = registry::kernel_for_stub(func).or_else(|| {
         registry::stub_for_kernel(func as CUkernel).and_then(|s| registry::kernel_for_stub(s))
     });
-    match (&kernel, e.0) {
+    match (&kernel, e) {
         // An image the driver refused when the launch itself loaded it.
-        (Some(k), 200 | 209 | 218 | 222) => k.explain_load_failure(e),
-        (None, 200 | 209 | 218 | 222) => {}
+        (Some(k), _) if crate::diagnose::is_image_refusal(e) => k.explain_load_failure(e),
+        (None, _) if crate::diagnose::is_image_refusal(e) => {}
         // No driver, or it is gone: explained where that was found.
-        (_, 35 | 3 | 4 | 46) => {}
+        (
+            _,
+            cudaError_t::cudaErrorInsufficientDriver
+            | cudaError_t::cudaErrorInitializationError
+            | cudaError_t::cudaErrorCudartUnloading
+            | cudaError_t::cudaErrorDevicesUnavailable,
+        ) => {}
         (None, _)
             if k.is_null()
                 || e == cudaError_t::cudaErrorInvalidDeviceFunction

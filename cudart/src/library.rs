@@ -310,7 +310,7 @@ pub fn driver_entry_point(
     let found = match r {
         CUresult::SUCCESS => true,
         CUresult::ERROR_NOT_FOUND => false,
-        e => return Err(e.to_runtime()),
+        e => return Err(crate::boundary::driver_failed(e)),
     };
     if !found && st == cudaDriverEntryPointQueryResult::cudaDriverEntryPointSuccess {
         st = cudaDriverEntryPointQueryResult::cudaDriverEntryPointSymbolNotFound;

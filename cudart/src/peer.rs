@@ -9,10 +9,11 @@
 use crate::abi::{cudaError_t, cudaMemcpy3DPeerParms, cudaStream_t};
 use crate::boundary::{In, Out};
 use crate::context::{self, check_device};
+use crate::copy::{params_3d, regions_3d};
 use crate::driver::memory::{CUDA_MEMCPY3D, CUDA_MEMCPY3D_PEER};
 use crate::driver::{self, CUcontext, CUdeviceptr};
 use crate::launch::driver_stream;
-use crate::memory::{api, params_3d, regions_3d};
+use crate::memory::api;
 use std::ffi::{c_int, c_uint, c_void};
 
 /// The context the runtime uses for `dev`.

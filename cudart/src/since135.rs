@@ -117,7 +117,7 @@ pub fn conditional_handle_create_v2(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     if ctx.is_null() {
-        return crate::graph::conditional_handle_create(out, graph, default_value, flags);
+        return crate::graph::params::conditional_handle_create(out, graph, default_value, flags);
     }
     out.check()?;
     let ctx = crate::resource::context_of(ctx)?;
@@ -157,7 +157,7 @@ pub(crate) fn kernel_member(
             ctx,
         });
     }
-    crate::graph::kernel_to_driver(
+    crate::graph::kernel::kernel_to_driver(
         k.func,
         k.gridDim,
         k.blockDim,

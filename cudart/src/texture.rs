@@ -24,8 +24,9 @@ use crate::abi::{
     cudaResourceViewDesc, cudaResourceViewFormat, cudaSurfaceObject_t, cudaTextureAddressMode,
     cudaTextureDesc, cudaTextureFilterMode, cudaTextureObject_t, cudaTextureReadMode,
 };
-use crate::array::{self, Format};
+use crate::array;
 use crate::boundary::{In, Out};
+use crate::copy::elements::{self, Format};
 use crate::driver::memory::{
     CUDA_RESOURCE_DESC_array, CUDA_RESOURCE_DESC_linear, CUDA_RESOURCE_DESC_mipmap,
     CUDA_RESOURCE_DESC_pitch2D, CUDA_RESOURCE_DESC_res, CUarray, CUmipmappedArray,
@@ -230,13 +231,13 @@ pub fn resource_to_runtime(r: &Resource, flags: c_uint) -> Result<cudaResourceDe
 /// level 0).
 fn element_format(r: &Resource) -> Result<Format, cudaError_t> {
     match *r {
-        Resource::Array(a) => Ok(array::format_of(&array::descriptor(a)?)),
+        Resource::Array(a) => Ok(elements::format_of(&elements::descriptor(a)?)),
         Resource::Mipmap(m) => {
             let mut level: CUarray = std::ptr::null_mut();
             api(false)?
                 .cuMipmappedArrayGetLevel(&mut level, m, 0)
                 .ok()?;
-            Ok(array::format_of(&array::descriptor(level)?))
+            Ok(elements::format_of(&elements::descriptor(level)?))
         }
         Resource::Linear { format, .. } | Resource::Pitch2D { format, .. } => Ok(format),
     }
@@ -356,7 +357,7 @@ pub fn create_texture_object(
     if tex.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
-    let integer = array::is_integer(element_format(&resource)?.format);
+    let integer = elements::is_integer(element_format(&resource)?.format);
     let tex = texture_desc_to_driver(&tex.read()?, integer)?;
     let res = resource_to_driver(&resource, res_desc.flags);
     let view = if view.is_null() {
@@ -405,7 +406,7 @@ pub fn texture_texture_desc(
     let mut t = CUDA_TEXTURE_DESC::default();
     api(false)?.cuTexObjectGetTextureDesc(&mut t, tex).ok()?;
     let (r, _) = texture_resource(tex)?;
-    let integer = array::is_integer(element_format(&r)?.format);
+    let integer = elements::is_integer(element_format(&r)?.format);
     out.write(texture_desc_to_runtime(&t, integer))
 }
 

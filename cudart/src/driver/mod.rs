@@ -25,46 +25,40 @@ impl CUresult {
     pub const ERROR_NOT_INITIALIZED: Self = Self(3);
     pub const ERROR_DEINITIALIZED: Self = Self(4);
     pub const ERROR_NO_DEVICE: Self = Self(100);
+    pub const ERROR_INVALID_IMAGE: Self = Self(200);
     pub const ERROR_INVALID_CONTEXT: Self = Self(201);
+    pub const ERROR_NO_BINARY_FOR_GPU: Self = Self(209);
     pub const ERROR_CONTEXT_IS_DESTROYED: Self = Self(709);
     pub const ERROR_NOT_FOUND: Self = Self(500);
 
-    /// The runtime error a driver error surfaces as. The two enumerations
-    /// share their numbers for every code they both define; driver codes
-    /// the runtime has no name for become `cudaErrorUnknown`. Out of line:
-    /// only failures come here, and every call site inlines `ok`.
-    #[cold]
-    #[inline(never)]
+    /// The runtime error a driver error surfaces as: a pure conversion.
+    /// The two enumerations share their numbers for every code they both
+    /// define; driver codes the runtime has no name for become
+    /// `cudaErrorUnknown`.
     pub fn to_runtime(self) -> cudaError_t {
-        match self.0 {
+        match self {
             // Driver "not initialized"/"deinitialized" after the runtime
             // initialized it can only mean the driver is shutting down.
-            c if c == CUresult::ERROR_NOT_INITIALIZED.0 => {
-                cudaError_t::cudaErrorInitializationError
-            }
-            c if c == CUresult::ERROR_DEINITIALIZED.0 => {
-                // The driver tore itself down (its exit handler ran): from
-                // now on the runtime does not call it again, not even to
-                // unload libraries when fatbins unregister at exit.
-                crate::boundary::driver_gone();
-                cudaError_t::cudaErrorCudartUnloading
-            }
+            CUresult::ERROR_NOT_INITIALIZED => cudaError_t::cudaErrorInitializationError,
+            CUresult::ERROR_DEINITIALIZED => cudaError_t::cudaErrorCudartUnloading,
             // An invalid context from the driver is a device that the
             // runtime has not (or no longer) set up.
-            c if c == CUresult::ERROR_INVALID_CONTEXT.0 => {
-                cudaError_t::cudaErrorDeviceUninitialized
-            }
-            code if runtime_defines(code) => cudaError_t(code),
+            CUresult::ERROR_INVALID_CONTEXT => cudaError_t::cudaErrorDeviceUninitialized,
+            CUresult(code) if runtime_defines(code) => cudaError_t(code),
             _ => cudaError_t::cudaErrorUnknown,
         }
     }
 
+    /// The driver's answer as the runtime's: on failure,
+    /// [`crate::boundary::driver_failed`] (the error, and teardown when the
+    /// driver has shut down). Every call site inlines this; failures go out
+    /// of line.
     #[inline]
     pub fn ok(self) -> Result<(), cudaError_t> {
         if self == Self::SUCCESS {
             Ok(())
         } else {
-            Err(self.to_runtime())
+            Err(crate::boundary::driver_failed(self))
         }
     }
 }
@@ -439,7 +433,7 @@ fn load() -> Result<Loaded, cudaError_t> {
     }
     let r = default.cuInit(0);
     if r != CUresult::SUCCESS {
-        let e = r.to_runtime();
+        let e = crate::boundary::driver_failed(r);
         log::info!(target: "cudart::lifecycle", "driver: cuInit failed with {} -> {}, sticky", r.0, e.0);
         crate::diagnose::init_failed(r.0);
         crate::error::set_sticky(e);

@@ -11,7 +11,8 @@
 use super::{LEGACY, PT};
 use crate::abi::*;
 use crate::boundary::{call, CStrArg, In, Needs, Out};
-use crate::graph::{self, drv, CopyParams};
+use crate::graph::memcpy::CopyParams;
+use crate::graph::{self, drv};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
 entry_points! {
@@ -25,19 +26,19 @@ entry_points! {
         clonedGraph: cudaGraph_t) -> cudaError_t
         => graph::added(pNode, drv()?.cuGraphNodeFindInClone(pNode, graph::node(originalNode)?, graph::h(clonedGraph)?));
     Context fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: CStrArg, flags: c_uint) -> cudaError_t
-        => graph::debug_dot_print(graph::h(graph)?, path, flags);
+        => graph::exec::debug_dot_print(graph::h(graph)?, path, flags);
 
     // Kernel nodes.
     Context fn cudaGraphAddKernelNode(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: In<cudaKernelNodeParams>) -> cudaError_t
-        => graph::add_kernel_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, pNodeParams);
+        => graph::kernel::add_kernel_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, pNodeParams);
     Context fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: Out<cudaKernelNodeParams>) -> cudaError_t
-        => graph::kernel_node_get_params(graph::h(node)?, pNodeParams);
+        => graph::kernel::kernel_node_get_params(graph::h(node)?, pNodeParams);
     Context fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: In<cudaKernelNodeParams>) -> cudaError_t
-        => graph::kernel_node_set_params(graph::h(node)?, pNodeParams);
+        => graph::kernel::kernel_node_set_params(graph::h(node)?, pNodeParams);
     Context fn cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t,
         pNodeParams: In<cudaKernelNodeParams>) -> cudaError_t
-        => graph::exec_kernel_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, pNodeParams);
+        => graph::kernel::exec_kernel_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, pNodeParams);
     // cudaKernelNodeAttrValue is cudaLaunchAttributeValue, the driver's CUkernelNodeAttrValue.
     Context fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) -> cudaError_t
         => drv()?.cuGraphKernelNodeCopyAttributes(graph::node(hDst)?, graph::node(hSrc)?).ok();
@@ -51,51 +52,51 @@ entry_points! {
     // Memcpy nodes.
     Context fn cudaGraphAddMemcpyNode(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, pCopyParams: In<cudaMemcpy3DParms>) -> cudaError_t
-        => graph::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, CopyParams::Params3D(pCopyParams));
+        => graph::memcpy::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, CopyParams::Params3D(pCopyParams));
     Context fn cudaGraphAddMemcpyNode1D(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut c_void, src: *const c_void,
         count: usize, kind: c_int) -> cudaError_t
-        => graph::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, CopyParams::OneD { dst, src, count, kind });
+        => graph::memcpy::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, CopyParams::OneD { dst, src, count, kind });
     Context fn cudaGraphAddMemcpyNodeToSymbol(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, symbol: *const c_void, src: *const c_void,
         count: usize, offset: usize, kind: c_int) -> cudaError_t
-        => graph::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies,
+        => graph::memcpy::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies,
             CopyParams::ToSymbol { symbol, src, count, offset, kind });
     Context fn cudaGraphAddMemcpyNodeFromSymbol(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut c_void, symbol: *const c_void,
         count: usize, offset: usize, kind: c_int) -> cudaError_t
-        => graph::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies,
+        => graph::memcpy::add_memcpy_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies,
             CopyParams::FromSymbol { dst, symbol, count, offset, kind });
     Context fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: Out<cudaMemcpy3DParms>) -> cudaError_t
-        => graph::memcpy_node_get_params(graph::h(node)?, pNodeParams);
+        => graph::memcpy::memcpy_node_get_params(graph::h(node)?, pNodeParams);
     Context fn cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: In<cudaMemcpy3DParms>) -> cudaError_t
-        => graph::memcpy_node_set_params(graph::h(node)?, CopyParams::Params3D(pNodeParams));
+        => graph::memcpy::memcpy_node_set_params(graph::h(node)?, CopyParams::Params3D(pNodeParams));
     Context fn cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: *mut c_void, src: *const c_void,
         count: usize, kind: c_int) -> cudaError_t
-        => graph::memcpy_node_set_params(graph::h(node)?, CopyParams::OneD { dst, src, count, kind });
+        => graph::memcpy::memcpy_node_set_params(graph::h(node)?, CopyParams::OneD { dst, src, count, kind });
     Context fn cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: *const c_void, src: *const c_void,
         count: usize, offset: usize, kind: c_int) -> cudaError_t
-        => graph::memcpy_node_set_params(graph::h(node)?, CopyParams::ToSymbol { symbol, src, count, offset, kind });
+        => graph::memcpy::memcpy_node_set_params(graph::h(node)?, CopyParams::ToSymbol { symbol, src, count, offset, kind });
     Context fn cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: *mut c_void, symbol: *const c_void,
         count: usize, offset: usize, kind: c_int) -> cudaError_t
-        => graph::memcpy_node_set_params(graph::h(node)?, CopyParams::FromSymbol { dst, symbol, count, offset, kind });
+        => graph::memcpy::memcpy_node_set_params(graph::h(node)?, CopyParams::FromSymbol { dst, symbol, count, offset, kind });
     Context fn cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t,
         pNodeParams: In<cudaMemcpy3DParms>) -> cudaError_t
-        => graph::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::Params3D(pNodeParams));
+        => graph::memcpy::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::Params3D(pNodeParams));
     Context fn cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut c_void,
         src: *const c_void, count: usize, kind: c_int) -> cudaError_t
-        => graph::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::OneD { dst, src, count, kind });
+        => graph::memcpy::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::OneD { dst, src, count, kind });
     Context fn cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t,
         symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t
-        => graph::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::ToSymbol { symbol, src, count, offset, kind });
+        => graph::memcpy::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::ToSymbol { symbol, src, count, offset, kind });
     Context fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t,
         dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t
-        => graph::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::FromSymbol { dst, symbol, count, offset, kind });
+        => graph::memcpy::exec_memcpy_node_set_params(graph::h(hGraphExec)?, graph::h(node)?, CopyParams::FromSymbol { dst, symbol, count, offset, kind });
 
     // Memset nodes: cudaMemsetParams is CUDA_MEMSET_NODE_PARAMS.
     Context fn cudaGraphAddMemsetNode(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, numDependencies: usize, pMemsetParams: *const cudaMemsetParams) -> cudaError_t
-        => graph::add_memset_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, pMemsetParams);
+        => graph::memcpy::add_memset_node(pGraphNode, graph::h(graph)?, pDependencies, numDependencies, pMemsetParams);
     Context fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t
         => drv()?.cuGraphMemsetNodeGetParams(graph::h(node)?, pNodeParams.cast()).ok();
     Context fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t
@@ -203,15 +204,15 @@ entry_points! {
     Context fn cudaGraphAddNode(pGraphNode: Out<cudaGraphNode_t>, graph: cudaGraph_t,
         pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize,
         nodeParams: *mut cudaGraphNodeParams) -> cudaError_t
-        => graph::add_node(pGraphNode, graph::h(graph)?, pDependencies, dependencyData.cast(), numDependencies, nodeParams);
+        => graph::params::add_node(pGraphNode, graph::h(graph)?, pDependencies, dependencyData.cast(), numDependencies, nodeParams);
     Context fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t
-        => graph::node_set_params(graph::h(node)?, nodeParams);
+        => graph::params::node_set_params(graph::h(node)?, nodeParams);
     Context fn cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t,
         nodeParams: *mut cudaGraphNodeParams) -> cudaError_t
-        => graph::exec_node_set_params(graph::h(graphExec)?, graph::h(node)?, nodeParams);
+        => graph::params::exec_node_set_params(graph::h(graphExec)?, graph::h(node)?, nodeParams);
     Context fn cudaGraphConditionalHandleCreate(pHandle_out: Out<cudaGraphConditionalHandle>, graph: cudaGraph_t,
         defaultLaunchValue: c_uint, flags: c_uint) -> cudaError_t
-        => graph::conditional_handle_create(pHandle_out, graph::h(graph)?, defaultLaunchValue, flags);
+        => graph::params::conditional_handle_create(pHandle_out, graph::h(graph)?, defaultLaunchValue, flags);
 
     // Structure: nodes, edges (cudaGraphEdgeData is CUgraphEdgeData).
     Context fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut cudaGraphNodeType) -> cudaError_t
@@ -240,32 +241,32 @@ entry_points! {
 
     // Executable graphs: instantiation flags are the driver's.
     Context fn cudaGraphInstantiate(pGraphExec: Out<cudaGraphExec_t>, graph: cudaGraph_t, flags: u64) -> cudaError_t
-        => graph::instantiate(pGraphExec, graph::h(graph)?, flags);
+        => graph::exec::instantiate(pGraphExec, graph::h(graph)?, flags);
     Context fn cudaGraphInstantiateWithFlags(pGraphExec: Out<cudaGraphExec_t>, graph: cudaGraph_t, flags: u64) -> cudaError_t
-        => graph::instantiate(pGraphExec, graph::h(graph)?, flags);
+        => graph::exec::instantiate(pGraphExec, graph::h(graph)?, flags);
     Context fn cudaGraphInstantiateWithParams(pGraphExec: Out<cudaGraphExec_t>, graph: cudaGraph_t,
         instantiateParams: *mut cudaGraphInstantiateParams) -> cudaError_t
-        => graph::instantiate_with_params(pGraphExec, graph::h(graph)?, instantiateParams, LEGACY);
+        => graph::exec::instantiate_with_params(pGraphExec, graph::h(graph)?, instantiateParams, LEGACY);
     Context fn cudaGraphInstantiateWithParams_ptsz(pGraphExec: Out<cudaGraphExec_t>, graph: cudaGraph_t,
         instantiateParams: *mut cudaGraphInstantiateParams) -> cudaError_t
-        => graph::instantiate_with_params(pGraphExec, graph::h(graph)?, instantiateParams, PT);
+        => graph::exec::instantiate_with_params(pGraphExec, graph::h(graph)?, instantiateParams, PT);
     Context fn cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut u64) -> cudaError_t
         => drv()?.cuGraphExecGetFlags(graph::h(graphExec)?, flags).ok();
     Context fn cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t,
         resultInfo: *mut cudaGraphExecUpdateResultInfo) -> cudaError_t
-        => graph::exec_update(graph::h(hGraphExec)?, graph::h(hGraph)?, resultInfo);
+        => graph::exec::exec_update(graph::h(hGraphExec)?, graph::h(hGraph)?, resultInfo);
     Context fn cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: c_uint) -> cudaError_t
         => drv()?.cuGraphNodeSetEnabled(graph::h(hGraphExec)?, graph::h(hNode)?, isEnabled).ok();
     Context fn cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: *mut c_uint) -> cudaError_t
         => drv()?.cuGraphNodeGetEnabled(graph::h(hGraphExec)?, graph::h(hNode)?, isEnabled).ok();
     Context fn cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t
-        => graph::upload(graph::h(graphExec)?, stream, LEGACY);
+        => graph::exec::upload(graph::h(graphExec)?, stream, LEGACY);
     Context fn cudaGraphUpload_ptsz(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t
-        => graph::upload(graph::h(graphExec)?, stream, PT);
+        => graph::exec::upload(graph::h(graphExec)?, stream, PT);
     Context fn cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t
-        => graph::launch(graph::h(graphExec)?, stream, LEGACY);
+        => graph::exec::launch(graph::h(graphExec)?, stream, LEGACY);
     Context fn cudaGraphLaunch_ptsz(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t
-        => graph::launch(graph::h(graphExec)?, stream, PT);
+        => graph::exec::launch(graph::h(graphExec)?, stream, PT);
     Context fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cudaError_t => drv()?.cuGraphExecDestroy(graph::h(graphExec)?).ok();
 
     // User objects: flags and destructor type are the driver's.

@@ -247,16 +247,14 @@ impl Fatbin {
                 r.0,
                 crate::boundary::current_api()
             );
-            let e = match r.0 {
+            let e = match r {
                 // No image for this device in the fatbin; an image the
                 // driver cannot use.
-                c if c == cudaError_t::cudaErrorNoKernelImageForDevice.0 => {
+                driver::CUresult::ERROR_NO_BINARY_FOR_GPU => {
                     cudaError_t::cudaErrorNoKernelImageForDevice
                 }
-                c if c == cudaError_t::cudaErrorInvalidKernelImage.0 => {
-                    cudaError_t::cudaErrorInvalidKernelImage
-                }
-                _ => r.to_runtime(),
+                driver::CUresult::ERROR_INVALID_IMAGE => cudaError_t::cudaErrorInvalidKernelImage,
+                _ => crate::boundary::driver_failed(r),
             };
             if crate::diagnose::enabled() {
                 crate::diagnose::load_failed(
@@ -291,15 +289,7 @@ impl Kernel {
     /// With the diagnostics on, explains an image the driver refused.
     #[cold]
     pub fn explain_load_failure(&self, e: cudaError_t) {
-        if crate::diagnose::enabled()
-            && [
-                cudaError_t::cudaErrorInvalidKernelImage,
-                cudaError_t::cudaErrorNoKernelImageForDevice,
-                cudaError_t::cudaErrorInvalidPtx,
-                cudaError_t::cudaErrorUnsupportedPtxVersion,
-            ]
-            .contains(&e)
-        {
+        if crate::diagnose::enabled() && crate::diagnose::is_image_refusal(e) {
             crate::diagnose::load_failed(
                 self.fatbin.image as *const u8,
                 &trace::origin_of(self.fatbin.wrapper),
@@ -319,9 +309,9 @@ impl Kernel {
         let drv = driver::get()?;
         let r = drv.cuLibraryGetKernel(&mut h, lib, name.as_ptr());
         if r != driver::CUresult::SUCCESS {
-            let e = match r.0 {
-                500 => cudaError_t::cudaErrorInvalidDeviceFunction,
-                _ => r.to_runtime(),
+            let e = match r {
+                driver::CUresult::ERROR_NOT_FOUND => cudaError_t::cudaErrorInvalidDeviceFunction,
+                _ => crate::boundary::driver_failed(r),
             };
             // With lazy loading the driver checks the image when a kernel
             // is first asked for: "no image" shows up here.
