@@ -20,7 +20,7 @@ use crate::boundary::{In, Out};
 use crate::copy::elements::{descriptor, fmt, format_of, Format};
 use crate::copy::linear::{plan_linear, Linear};
 use crate::copy::{check_kind, Place, Region};
-use crate::driver::memory::{CUarray, CUDA_ARRAY3D_DESCRIPTOR};
+use crate::driver::{CUarray, CUmipmappedArray, CUDA_ARRAY3D_DESCRIPTOR};
 use crate::handles::{self, Kind as Handle};
 use crate::memory::{api, copy_2d};
 use std::ffi::{c_int, c_uint, c_void};
@@ -302,7 +302,7 @@ pub fn get_channel_desc(
     array: *const c_void,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let d = descriptor(array.cast_mut())?;
+    let d = descriptor(CUarray::from(array.cast_mut()))?;
     out.write(channel_desc(format_of(&d))?)
 }
 
@@ -338,10 +338,10 @@ pub fn malloc_array(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let d = create_descriptor(desc, width, height, 0, flags)?;
-    let mut a: CUarray = std::ptr::null_mut();
+    let mut a = CUarray::null();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
-    handles::made(a.cast(), Handle::Array);
-    out.write(a)
+    handles::made(a.as_raw(), Handle::Array);
+    out.write(a.as_raw())
 }
 
 /// `cudaMalloc3DArray`: the extent in elements (depth 0: a 1D or 2D array;
@@ -354,10 +354,10 @@ pub fn malloc_3d_array(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
-    let mut a: CUarray = std::ptr::null_mut();
+    let mut a = CUarray::null();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
-    handles::made(a.cast(), Handle::Array);
-    out.write(a)
+    handles::made(a.as_raw(), Handle::Array);
+    out.write(a.as_raw())
 }
 
 /// `cudaMallocMipmappedArray`.
@@ -370,12 +370,12 @@ pub fn malloc_mipmapped_array(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
-    let mut m: CUarray = std::ptr::null_mut();
+    let mut m = CUmipmappedArray::null();
     api(false)?
         .cuMipmappedArrayCreate(&mut m, &d, levels)
         .ok()?;
-    handles::made(m.cast(), Handle::Mipmap);
-    out.write(m)
+    handles::made(m.as_raw(), Handle::Mipmap);
+    out.write(m.as_raw())
 }
 
 /// `cudaGetMipmappedArrayLevel`.
@@ -386,13 +386,13 @@ pub fn mipmapped_array_level(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     array_handle(mipmap, Handle::Mipmap)?;
-    let mut a: CUarray = std::ptr::null_mut();
+    let mut a = CUarray::null();
     api(false)?
-        .cuMipmappedArrayGetLevel(&mut a, mipmap.cast_mut(), level)
+        .cuMipmappedArrayGetLevel(&mut a, CUmipmappedArray::from(mipmap.cast_mut()), level)
         .ok()?;
     // An array the driver made: not one freed before at the same address.
-    handles::forget(a.cast());
-    out.write(a)
+    handles::forget(a.as_raw());
+    out.write(a.as_raw())
 }
 
 /// An array or mipmapped array handed to an array call or copy: one the
@@ -417,7 +417,7 @@ pub fn free_array(array: cudaArray_t) -> Result<(), cudaError_t> {
         return Ok(());
     }
     handles::check(array.cast(), Handle::Array)?;
-    api(false)?.cuArrayDestroy(array).ok()?;
+    api(false)?.cuArrayDestroy(CUarray::from(array)).ok()?;
     handles::gone(array.cast(), Handle::Array);
     Ok(())
 }
@@ -429,7 +429,9 @@ pub fn free_mipmapped_array(mipmap: cudaMipmappedArray_t) -> Result<(), cudaErro
         return Ok(());
     }
     handles::check(mipmap.cast(), Handle::Mipmap)?;
-    api(false)?.cuMipmappedArrayDestroy(mipmap).ok()?;
+    api(false)?
+        .cuMipmappedArrayDestroy(CUmipmappedArray::from(mipmap))
+        .ok()?;
     handles::gone(mipmap.cast(), Handle::Mipmap);
     Ok(())
 }
@@ -441,7 +443,7 @@ pub fn get_info(
     flags: Out<c_uint>,
     array: cudaArray_t,
 ) -> Result<(), cudaError_t> {
-    let d = descriptor(array)?;
+    let d = descriptor(CUarray::from(array))?;
     if !desc.is_null() {
         desc.write(channel_desc(format_of(&d))?)?;
     }
@@ -465,10 +467,12 @@ pub fn get_plane(
     plane: c_uint,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let mut p: CUarray = std::ptr::null_mut();
-    api(false)?.cuArrayGetPlane(&mut p, array, plane).ok()?;
-    handles::forget(p.cast());
-    out.write(p)
+    let mut p = CUarray::null();
+    api(false)?
+        .cuArrayGetPlane(&mut p, CUarray::from(array), plane)
+        .ok()?;
+    handles::forget(p.as_raw());
+    out.write(p.as_raw())
 }
 
 /// `cudaArrayGetMemoryRequirements` (the structure is the driver's).
@@ -480,7 +484,7 @@ pub fn memory_requirements(
     out.check()?;
     crate::context::check_device(device)?;
     api(false)?
-        .cuArrayGetMemoryRequirements(out.as_ptr(), array, device)
+        .cuArrayGetMemoryRequirements(out.as_ptr(), CUarray::from(array), device)
         .ok()
 }
 
@@ -494,7 +498,7 @@ pub fn mipmapped_memory_requirements(
     crate::context::check_device(device)?;
     array_handle(mipmap.cast(), Handle::Mipmap)?;
     api(false)?
-        .cuMipmappedArrayGetMemoryRequirements(out.as_ptr(), mipmap, device)
+        .cuMipmappedArrayGetMemoryRequirements(out.as_ptr(), CUmipmappedArray::from(mipmap), device)
         .ok()
 }
 
@@ -506,7 +510,7 @@ pub fn sparse_properties(
     out.check()?;
     array_handle(array.cast(), Handle::Array)?;
     api(false)?
-        .cuArrayGetSparseProperties(out.as_ptr(), array)
+        .cuArrayGetSparseProperties(out.as_ptr(), CUarray::from(array))
         .ok()
 }
 
@@ -518,7 +522,7 @@ pub fn mipmapped_sparse_properties(
     out.check()?;
     array_handle(mipmap.cast(), Handle::Mipmap)?;
     api(false)?
-        .cuMipmappedArrayGetSparseProperties(out.as_ptr(), mipmap)
+        .cuMipmappedArrayGetSparseProperties(out.as_ptr(), CUmipmappedArray::from(mipmap))
         .ok()
 }
 
@@ -586,7 +590,7 @@ pub fn copy_2d_to_array(
     array_handle(dst, Handle::Array)?;
     run_2d(
         Region::at(Place::memory(src.cast_mut(), spitch, 0), 0, 0),
-        Region::at(Place::Array(dst), w_offset, h_offset),
+        Region::at(Place::Array(CUarray::from(dst)), w_offset, h_offset),
         e,
         kind,
         order,
@@ -607,7 +611,11 @@ pub fn copy_2d_from_array(
 ) -> Result<(), cudaError_t> {
     array_handle(src, Handle::Array)?;
     run_2d(
-        Region::at(Place::Array(src.cast_mut()), w_offset, h_offset),
+        Region::at(
+            Place::Array(CUarray::from(src.cast_mut())),
+            w_offset,
+            h_offset,
+        ),
         Region::at(Place::memory(dst, dpitch, 0), 0, 0),
         e,
         kind,
@@ -631,8 +639,12 @@ pub fn copy_2d_array_to_array(
     array_handle(dst, Handle::Array)?;
     array_handle(src, Handle::Array)?;
     run_2d(
-        Region::at(Place::Array(src.cast_mut()), w_offset_src, h_offset_src),
-        Region::at(Place::Array(dst), w_offset_dst, h_offset_dst),
+        Region::at(
+            Place::Array(CUarray::from(src.cast_mut())),
+            w_offset_src,
+            h_offset_src,
+        ),
+        Region::at(Place::Array(CUarray::from(dst)), w_offset_dst, h_offset_dst),
         e,
         kind,
         Order {

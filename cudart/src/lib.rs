@@ -14,6 +14,7 @@
 //! each; [`trace`] the lifecycle trace; [`diagnose`] the failure explanations
 //! (`CUDART_DIAGNOSTICS`).
 
+#[macro_use]
 pub mod abi;
 pub mod addrmap;
 pub mod array;

@@ -6,7 +6,8 @@
 //! sizes here turn them into bytes.
 
 use crate::abi::cudaError_t;
-use crate::driver::memory::{CUarray, MemoryApi, CUDA_ARRAY3D_DESCRIPTOR};
+use crate::driver::memory::MemoryApi;
+use crate::driver::{CUarray, CUDA_ARRAY3D_DESCRIPTOR};
 use crate::handles::{self, Kind as Handle};
 use std::ffi::c_uint;
 
@@ -108,7 +109,7 @@ pub fn channel_bytes(format: c_uint) -> Option<usize> {
 
 /// The driver's description of an array.
 pub fn descriptor(array: CUarray) -> Result<CUDA_ARRAY3D_DESCRIPTOR, cudaError_t> {
-    if array.is_null() || handles::stale(array.cast(), Handle::Array) {
+    if array.is_null() || handles::stale(array.as_raw(), Handle::Array) {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();

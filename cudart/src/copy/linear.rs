@@ -6,7 +6,7 @@
 use super::elements::{descriptor, element_size, format_of};
 use super::{Place, Region};
 use crate::abi::cudaError_t;
-use crate::driver::memory::CUarray;
+use crate::driver::CUarray;
 use std::ffi::c_void;
 
 /// One operand of a linear copy.
@@ -32,7 +32,7 @@ impl Linear {
         y: usize,
         count: usize,
     ) -> Result<Self, cudaError_t> {
-        let d = descriptor(array.cast_mut())?;
+        let d = descriptor(CUarray::from(array.cast_mut()))?;
         let row = d
             .Width
             .checked_mul(element_size(format_of(&d))?)
@@ -44,7 +44,7 @@ impl Linear {
             return Err(cudaError_t::cudaErrorInvalidValue);
         }
         Ok(Linear::Array {
-            array: array.cast_mut(),
+            array: CUarray::from(array.cast_mut()),
             row,
             x,
             y,
@@ -140,7 +140,7 @@ mod tests {
     fn linear_copy_into_an_array_splits_at_rows() {
         // 30 floats from (15 floats, row 1) into rows of 19 floats.
         let dst = Linear::Array {
-            array: std::ptr::null_mut(),
+            array: CUarray::null(),
             row: 76,
             x: 60,
             y: 1,
@@ -169,7 +169,7 @@ mod tests {
     #[test]
     fn linear_copy_of_whole_rows_is_one_copy() {
         let src = Linear::Array {
-            array: std::ptr::null_mut(),
+            array: CUarray::null(),
             row: 64,
             x: 0,
             y: 2,
@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn linear_copy_between_arrays_breaks_where_either_row_ends() {
         let a = |x, y| Linear::Array {
-            array: std::ptr::null_mut(),
+            array: CUarray::null(),
             row: 76,
             x,
             y,
@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn linear_operands_advance_along_rows() {
         let a = Linear::Array {
-            array: std::ptr::null_mut(),
+            array: CUarray::null(),
             row: 16,
             x: 12,
             y: 1,

@@ -15,11 +15,10 @@ use super::{
 use crate::abi::{
     cudaError_t, cudaExtent, cudaMemcpy3DParms, cudaMemcpyKind, cudaPitchedPtr, cudaPos,
 };
-use crate::driver::memory::{
-    CUarray, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST,
-    CU_MEMORYTYPE_UNIFIED,
+use crate::driver::{
+    CUarray, CUdeviceptr, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_DEVICE,
+    CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_UNIFIED,
 };
-use crate::driver::CUdeviceptr;
 use std::ffi::{c_int, c_uint, c_void};
 
 /// The driver memory types (source, destination) of a copy kind.
@@ -68,12 +67,12 @@ pub fn memcpy3d_to_driver(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let src_es = if src_array {
-        element_bytes(p.srcArray)?
+        element_bytes(CUarray::from(p.srcArray))?
     } else {
         1
     };
     let dst_es = if dst_array {
-        element_bytes(p.dstArray)?
+        element_bytes(CUarray::from(p.dstArray))?
     } else {
         1
     };
@@ -93,7 +92,7 @@ pub fn memcpy3d_to_driver(
     };
     if src_array {
         d.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-        d.srcArray = p.srcArray;
+        d.srcArray = CUarray::from(p.srcArray);
     } else {
         d.srcMemoryType = src_type;
         if src_type == CU_MEMORYTYPE_HOST {
@@ -106,7 +105,7 @@ pub fn memcpy3d_to_driver(
     }
     if dst_array {
         d.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-        d.dstArray = p.dstArray;
+        d.dstArray = CUarray::from(p.dstArray);
     } else {
         d.dstMemoryType = dst_type;
         if dst_type == CU_MEMORYTYPE_HOST {
@@ -171,7 +170,7 @@ pub fn memcpy3d_from_driver(
         ..Default::default()
     };
     if src_array {
-        p.srcArray = d.srcArray;
+        p.srcArray = d.srcArray.as_raw();
     } else {
         p.srcPtr = side(
             d.srcMemoryType,
@@ -182,7 +181,7 @@ pub fn memcpy3d_from_driver(
         );
     }
     if dst_array {
-        p.dstArray = d.dstArray;
+        p.dstArray = d.dstArray.as_raw();
     } else {
         p.dstPtr = side(
             d.dstMemoryType,
@@ -339,13 +338,13 @@ mod tests {
 
     #[test]
     fn array_positions_and_extent_are_in_elements() {
-        let arr = 0x4444usize as CUarray;
+        let arr = CUarray::from(0x4444usize as *mut c_void);
         let sixteen = |a: CUarray| {
             assert_eq!(a, arr);
             Ok(16)
         };
         let p = cudaMemcpy3DParms {
-            srcArray: arr,
+            srcArray: arr.as_raw(),
             srcPos: cudaPos { x: 2, y: 1, z: 0 },
             dstPtr: pitched(0x8000, 1024, 64, 4),
             extent: cudaExtent {
@@ -362,7 +361,7 @@ mod tests {
         assert_eq!((d.srcXInBytes, d.WidthInBytes), (32, 64));
         assert_eq!(d.dstMemoryType, CU_MEMORYTYPE_HOST);
         let back = memcpy3d_from_driver(&d, &sixteen).unwrap();
-        assert_eq!(back.srcArray, arr);
+        assert_eq!(back.srcArray, arr.as_raw());
         assert_eq!((back.srcPos.x, back.extent.width), (2, 4));
         assert_eq!(back.kind.0, 2);
         // Both an array and a pointer on one side is refused.

@@ -9,11 +9,12 @@
 
 use super::check_kind;
 use super::elements::element_size_of;
-use crate::abi::{cudaError_t, cudaExtent, cudaMemcpy3DParms, cudaPitchedPtr, cudaPos};
-use crate::driver::memory::{
-    CUarray, CUDA_MEMCPY2D, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_UNIFIED,
+use crate::abi::{
+    cudaArray_t, cudaError_t, cudaExtent, cudaMemcpy3DParms, cudaPitchedPtr, cudaPos,
 };
-use crate::driver::CUdeviceptr;
+use crate::driver::{
+    CUarray, CUdeviceptr, CUDA_MEMCPY2D, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_UNIFIED,
+};
 use std::ffi::{c_int, c_uint, c_void};
 
 /// One operand of a 2D or 3D copy.
@@ -43,7 +44,7 @@ impl Place {
                 CU_MEMORYTYPE_UNIFIED,
                 ptr,
                 ptr as CUdeviceptr,
-                std::ptr::null_mut(),
+                CUarray::null(),
                 pitch,
                 height,
             ),
@@ -139,14 +140,15 @@ pub(crate) fn params_3d(
 /// the extent's width count elements of the array when an array takes
 /// part (both arrays must then have one element size), bytes otherwise.
 pub(crate) fn regions_3d(
-    src_array: CUarray,
+    src_array: cudaArray_t,
     src_pos: cudaPos,
     src_ptr: cudaPitchedPtr,
-    dst_array: CUarray,
+    dst_array: cudaArray_t,
     dst_pos: cudaPos,
     dst_ptr: cudaPitchedPtr,
     extent: cudaExtent,
 ) -> Result<(Region, Region, usize), cudaError_t> {
+    let (src_array, dst_array) = (CUarray::from(src_array), CUarray::from(dst_array));
     let src_elem = side_element_size(src_array, &src_ptr)?;
     let dst_elem = side_element_size(dst_array, &dst_ptr)?;
     let elem = match (src_elem, dst_elem) {

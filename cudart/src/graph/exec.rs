@@ -4,10 +4,10 @@
 use super::{api, drv};
 use crate::abi::{
     cudaError_t, cudaGraphExecUpdateResultInfo, cudaGraphExec_t, cudaGraphInstantiateParams,
-    cudaGraph_t, cudaStream_t,
+    cudaStream_t,
 };
 use crate::boundary::{In, Out};
-use crate::driver::graph::*;
+use crate::driver::{CUgraph, CUgraphExec, CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES};
 use crate::launch::driver_stream;
 use std::ffi::c_uint;
 
@@ -15,15 +15,15 @@ use std::ffi::c_uint;
 /// instantiation flags are the driver's.
 pub fn instantiate(
     out: Out<cudaGraphExec_t>,
-    graph: cudaGraph_t,
+    graph: CUgraph,
     flags: u64,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let mut exec: CUgraphExec = std::ptr::null_mut();
+    let mut exec = CUgraphExec::null();
     drv()?
         .cuGraphInstantiateWithFlags(&mut exec, graph, flags)
         .ok()?;
-    out.write(exec)
+    out.write(exec.as_raw())
 }
 
 /// `cudaGraphInstantiateWithParams` (and `_ptsz`): the parameters are the
@@ -32,39 +32,35 @@ pub fn instantiate(
 /// written back on failure too.
 pub fn instantiate_with_params(
     out: Out<cudaGraphExec_t>,
-    graph: cudaGraph_t,
+    graph: CUgraph,
     params: *mut cudaGraphInstantiateParams,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let mut p = In(params as *const cudaGraphInstantiateParams).read()?;
     let stream = p.uploadStream;
-    p.uploadStream = driver_stream(stream, per_thread)?;
-    let mut exec: CUgraphExec = std::ptr::null_mut();
-    let r = api(per_thread)?.cuGraphInstantiateWithParams(
-        &mut exec,
-        graph,
-        (&mut p as *mut cudaGraphInstantiateParams).cast(),
-    );
+    p.uploadStream = driver_stream(stream, per_thread)?.as_raw();
+    let mut exec = CUgraphExec::null();
+    let r = api(per_thread)?.cuGraphInstantiateWithParams(&mut exec, graph, &mut p);
     p.uploadStream = stream;
     Out(params).write(p)?;
     r.ok()?;
-    out.write(exec)
+    out.write(exec.as_raw())
 }
 
 /// `cudaGraphExecUpdate`: `cudaGraphExecUpdateResultInfo` is the driver's
 /// `CUgraphExecUpdateResultInfo`, result numbers included.
 pub fn exec_update(
-    exec: cudaGraphExec_t,
-    graph: cudaGraph_t,
+    exec: CUgraphExec,
+    graph: CUgraph,
     info: *mut cudaGraphExecUpdateResultInfo,
 ) -> Result<(), cudaError_t> {
-    drv()?.cuGraphExecUpdate(exec, graph, info.cast()).ok()
+    drv()?.cuGraphExecUpdate(exec, graph, info).ok()
 }
 
 /// `cudaGraphLaunch` (and `_ptsz`).
 pub fn launch(
-    exec: cudaGraphExec_t,
+    exec: CUgraphExec,
     stream: cudaStream_t,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
@@ -75,7 +71,7 @@ pub fn launch(
 
 /// `cudaGraphUpload` (and `_ptsz`).
 pub fn upload(
-    exec: cudaGraphExec_t,
+    exec: CUgraphExec,
     stream: cudaStream_t,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
@@ -88,7 +84,7 @@ pub fn upload(
 /// the output names the runtime's types (the driver's `RUNTIME_TYPES` bit,
 /// which the runtime's flags leave free).
 pub fn debug_dot_print(
-    graph: cudaGraph_t,
+    graph: CUgraph,
     path: crate::boundary::CStrArg,
     flags: c_uint,
 ) -> Result<(), cudaError_t> {

@@ -5,10 +5,11 @@
 //! the driver's handle.
 
 use super::{added, current_ctx, drv};
-use crate::abi::{cudaError_t, cudaGraphExec_t, cudaGraph_t, cudaKernelNodeParams, dim3};
+use crate::abi::{cudaError_t, cudaGraphNode_t, cudaKernelNodeParams, dim3};
 use crate::boundary::{In, Out};
-use crate::driver::graph::*;
-use crate::driver::{CUcontext, CUkernel};
+use crate::driver::{
+    CUcontext, CUfunction, CUgraph, CUgraphExec, CUgraphNode, CUkernel, CUDA_KERNEL_NODE_PARAMS,
+};
 use crate::handles::{self, Kind};
 use crate::registry;
 use std::ffi::c_void;
@@ -18,10 +19,11 @@ fn kernel_of(func: *const c_void) -> Result<CUkernel, cudaError_t> {
     registry::launch_handle(func)
 }
 
-/// The host stub behind a driver kernel handle, if this runtime resolved
-/// it from one that is still registered; else the handle itself.
-fn stub_of(handle: *mut c_void) -> *mut c_void {
-    registry::stub_for_kernel(handle).unwrap_or(handle)
+/// The host stub behind the function or kernel a node names, if this
+/// runtime resolved it from one that is still registered; else the
+/// driver's handle itself.
+fn stub_of(f: CUfunction) -> *mut c_void {
+    registry::stub_for_kernel(f).unwrap_or(f.as_raw())
 }
 
 /// The driver's kernel node parameters for the runtime's fields.
@@ -34,9 +36,9 @@ pub(crate) fn kernel_to_driver(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
     ctx: CUcontext,
-) -> Result<CuKernelNodeParams, cudaError_t> {
-    Ok(CuKernelNodeParams {
-        func: std::ptr::null_mut(),
+) -> Result<CUDA_KERNEL_NODE_PARAMS, cudaError_t> {
+    Ok(CUDA_KERNEL_NODE_PARAMS {
+        func: CUfunction::null(),
         gridDimX: grid.x,
         gridDimY: grid.y,
         gridDimZ: grid.z,
@@ -54,7 +56,7 @@ pub(crate) fn kernel_to_driver(
 fn kernel_node_params(
     p: &cudaKernelNodeParams,
     ctx: CUcontext,
-) -> Result<CuKernelNodeParams, cudaError_t> {
+) -> Result<CUDA_KERNEL_NODE_PARAMS, cudaError_t> {
     kernel_to_driver(
         p.func,
         p.gridDim,
@@ -67,10 +69,14 @@ fn kernel_node_params(
 }
 
 /// The runtime's view of a kernel node the driver describes.
-fn kernel_from_driver(d: &CuKernelNodeParams) -> cudaKernelNodeParams {
-    let handle = if d.kern.is_null() { d.func } else { d.kern };
+fn kernel_from_driver(d: &CUDA_KERNEL_NODE_PARAMS) -> cudaKernelNodeParams {
+    let named = if d.kern.is_null() {
+        d.func
+    } else {
+        CUfunction::of_kernel(d.kern)
+    };
     cudaKernelNodeParams {
-        func: stub_of(handle),
+        func: stub_of(named),
         gridDim: dim3::new(d.gridDimX, d.gridDimY, d.gridDimZ),
         blockDim: dim3::new(d.blockDimX, d.blockDimY, d.blockDimZ),
         sharedMemBytes: d.sharedMemBytes,
@@ -81,17 +87,18 @@ fn kernel_from_driver(d: &CuKernelNodeParams) -> cudaKernelNodeParams {
 
 /// `cudaGraphAddKernelNode`.
 pub fn add_kernel_node(
-    node: Out<CUgraphNode>,
-    graph: cudaGraph_t,
-    deps: *const CUgraphNode,
+    node: Out<cudaGraphNode_t>,
+    graph: CUgraph,
+    deps: *const cudaGraphNode_t,
     n: usize,
     params: In<cudaKernelNodeParams>,
 ) -> Result<(), cudaError_t> {
     node.check()?;
     let d = kernel_node_params(&params.read()?, current_ctx()?)?;
+    let out = node.as_ptr().cast();
     added(
-        node.as_ptr(),
-        drv()?.cuGraphAddKernelNode(node.as_ptr(), graph, deps, n, &d),
+        out,
+        drv()?.cuGraphAddKernelNode(out, graph, deps.cast(), n, &d),
     )
 }
 
@@ -105,11 +112,11 @@ pub fn kernel_node_get_params(
     // (the H200, two runs); the driver read it as freed memory and
     // succeeded under ours before it was refused here.
     handles::check_or(
-        node.cast(),
+        node.as_raw(),
         Kind::Node,
         cudaError_t::cudaErrorInvalidDeviceFunction,
     )?;
-    let mut d = CuKernelNodeParams::default();
+    let mut d = CUDA_KERNEL_NODE_PARAMS::default();
     drv()?.cuGraphKernelNodeGetParams(node, &mut d).ok()?;
     out.write(kernel_from_driver(&d))
 }
@@ -125,7 +132,7 @@ pub fn kernel_node_set_params(
 
 /// `cudaGraphExecKernelNodeSetParams`.
 pub fn exec_kernel_node_set_params(
-    exec: cudaGraphExec_t,
+    exec: CUgraphExec,
     node: CUgraphNode,
     params: In<cudaKernelNodeParams>,
 ) -> Result<(), cudaError_t> {
@@ -151,11 +158,11 @@ mod tests {
             128,
             std::ptr::null_mut(),
             std::ptr::null_mut(),
-            std::ptr::null_mut(),
+            CUcontext::null(),
         )
         .unwrap();
         assert!(d.func.is_null());
-        assert_eq!(d.kern, k);
+        assert_eq!(d.kern.as_raw(), k);
         assert_eq!((d.gridDimX, d.blockDimX, d.sharedMemBytes), (2, 64, 128));
         let back = kernel_from_driver(&d);
         assert_eq!(back.func, k);
@@ -168,7 +175,7 @@ mod tests {
                 0,
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
-                std::ptr::null_mut()
+                CUcontext::null()
             )
             .err(),
             Some(cudaError_t::cudaErrorInvalidDeviceFunction)

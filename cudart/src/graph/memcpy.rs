@@ -4,18 +4,20 @@
 //! by pointer.
 
 use super::{added, current_ctx, drv, node};
-use crate::abi::{cudaError_t, cudaGraphExec_t, cudaGraph_t, cudaMemcpy3DParms};
+use crate::abi::{cudaError_t, cudaGraphNode_t, cudaMemcpy3DParms, cudaMemsetParams};
 use crate::boundary::{In, Out};
 use crate::copy::elements::channel_bytes;
 use crate::copy::nodes::{
     from_symbol, memcpy1d, memcpy3d_from_driver, memcpy3d_to_driver, to_symbol,
 };
-use crate::driver::graph::*;
+use crate::driver::{
+    CUarray, CUgraph, CUgraphExec, CUgraphNode, CUDA_ARRAY3D_DESCRIPTOR, CUDA_MEMCPY3D,
+};
 use std::ffi::{c_int, c_void};
 
 /// Bytes per element of a CUDA array (`cudaArray_t` is the driver's `CUarray`).
 pub(super) fn array_element_bytes(array: CUarray) -> Result<usize, cudaError_t> {
-    let mut d = CuArray3DDescriptor::default();
+    let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
     drv()?
         .cuArray3DGetDescriptor(&mut d, array)
         .ok()
@@ -57,7 +59,7 @@ pub enum CopyParams {
 }
 
 impl CopyParams {
-    fn to_driver(&self) -> Result<CuMemcpy3D, cudaError_t> {
+    fn to_driver(&self) -> Result<CUDA_MEMCPY3D, cudaError_t> {
         match *self {
             CopyParams::Params3D(p) => memcpy3d_to_driver(&p.read()?, &array_element_bytes),
             CopyParams::OneD {
@@ -86,16 +88,17 @@ impl CopyParams {
 
 /// `cudaGraphAddMemcpyNode` and its 1D and symbol forms.
 pub fn add_memcpy_node(
-    node: Out<CUgraphNode>,
-    graph: cudaGraph_t,
-    deps: *const CUgraphNode,
+    node: Out<cudaGraphNode_t>,
+    graph: CUgraph,
+    deps: *const cudaGraphNode_t,
     n: usize,
     copy: CopyParams,
 ) -> Result<(), cudaError_t> {
     node.check()?;
     let d = copy.to_driver()?;
-    let r = drv()?.cuGraphAddMemcpyNode(node.as_ptr(), graph, deps, n, &d, current_ctx()?);
-    added(node.as_ptr(), r)
+    let out = node.as_ptr().cast();
+    let r = drv()?.cuGraphAddMemcpyNode(out, graph, deps.cast(), n, &d, current_ctx()?);
+    added(out, r)
 }
 
 /// `cudaGraphMemcpyNodeSetParams` and its 1D and symbol forms.
@@ -106,7 +109,7 @@ pub fn memcpy_node_set_params(n: CUgraphNode, copy: CopyParams) -> Result<(), cu
 
 /// `cudaGraphExecMemcpyNodeSetParams` and its 1D and symbol forms.
 pub fn exec_memcpy_node_set_params(
-    exec: cudaGraphExec_t,
+    exec: CUgraphExec,
     node: CUgraphNode,
     copy: CopyParams,
 ) -> Result<(), cudaError_t> {
@@ -122,7 +125,7 @@ pub fn memcpy_node_get_params(
     out: Out<cudaMemcpy3DParms>,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let mut d = CuMemcpy3D::default();
+    let mut d = CUDA_MEMCPY3D::default();
     drv()?
         .cuGraphMemcpyNodeGetParams(self::node(node)?, &mut d)
         .ok()?;
@@ -131,14 +134,14 @@ pub fn memcpy_node_get_params(
 
 /// `cudaGraphAddMemsetNode`: `cudaMemsetParams` is `CUDA_MEMSET_NODE_PARAMS`.
 pub fn add_memset_node(
-    node: Out<CUgraphNode>,
-    graph: cudaGraph_t,
-    deps: *const CUgraphNode,
+    node: Out<cudaGraphNode_t>,
+    graph: CUgraph,
+    deps: *const cudaGraphNode_t,
     n: usize,
-    params: *const crate::abi::cudaMemsetParams,
+    params: *const cudaMemsetParams,
 ) -> Result<(), cudaError_t> {
     node.check()?;
-    let r =
-        drv()?.cuGraphAddMemsetNode(node.as_ptr(), graph, deps, n, params.cast(), current_ctx()?);
-    added(node.as_ptr(), r)
+    let out = node.as_ptr().cast();
+    let r = drv()?.cuGraphAddMemsetNode(out, graph, deps.cast(), n, params, current_ctx()?);
+    added(out, r)
 }

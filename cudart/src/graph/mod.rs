@@ -47,13 +47,14 @@ pub mod kernel;
 pub mod memcpy;
 pub mod params;
 
-use crate::abi::{cudaError_t, cudaGraph_t};
+use crate::abi::{cudaError_t, cudaGraphEdgeData, cudaGraph_t};
 use crate::boundary::In;
 use crate::context;
-use crate::driver::graph::*;
-use crate::driver::{self, CUcontext, CUresult};
+use crate::driver::graph::GraphApi;
+use crate::driver::{self, CUcontext, CUgraph, CUgraphNode, CUresult};
 use crate::handles::{self, Kind};
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
+
 /// The graph table (`per_thread`: the `_ptsz` flavour).
 #[inline]
 pub fn api(per_thread: bool) -> Result<&'static GraphApi, cudaError_t> {
@@ -71,8 +72,9 @@ pub fn drv() -> Result<&'static GraphApi, cudaError_t> {
 /// with `cudaErrorInvalidValue` (NVIDIA's answer for such nodes where the
 /// driver does not crash, on the H200).
 #[inline]
-pub fn node(n: CUgraphNode) -> Result<CUgraphNode, cudaError_t> {
-    handles::check_or(n.cast(), Kind::Node, cudaError_t::cudaErrorInvalidValue)?;
+pub fn node(n: impl Into<CUgraphNode>) -> Result<CUgraphNode, cudaError_t> {
+    let n = n.into();
+    handles::check_or(n.as_raw(), Kind::Node, cudaError_t::cudaErrorInvalidValue)?;
     Ok(n)
 }
 
@@ -80,11 +82,12 @@ pub fn node(n: CUgraphNode) -> Result<CUgraphNode, cudaError_t> {
 /// one the runtime never saw must be readable memory (the driver reads the
 /// object behind it; `0xdeadbeef` killed both runtimes in the bad-input
 /// matrix on the H200), else `cudaErrorInvalidValue`. Destroyed handles go
-/// on to the driver, which answers them.
+/// on to the driver, which answers them. The handle comes back as the
+/// type the call takes (the runtime's handle is the driver's).
 #[inline]
-pub fn h<P: handles::Address>(handle: P) -> Result<P, cudaError_t> {
+pub fn h<P: handles::Address, T: From<P>>(handle: P) -> Result<T, cudaError_t> {
     handles::readable_or(handle.address(), cudaError_t::cudaErrorInvalidValue)?;
-    Ok(handle)
+    Ok(T::from(handle))
 }
 
 /// A node the driver just made and wrote through `out`: its address is no
@@ -92,7 +95,7 @@ pub fn h<P: handles::Address>(handle: P) -> Result<P, cudaError_t> {
 pub fn added(out: *mut CUgraphNode, r: CUresult) -> Result<(), cudaError_t> {
     r.ok()?;
     if !out.is_null() {
-        handles::forget(In(out.cast_const()).read()?.cast());
+        handles::forget(In(out.cast_const()).read()?.as_raw());
     }
     Ok(())
 }
@@ -108,7 +111,7 @@ pub fn listed(
         return Ok(());
     }
     for i in 0..In(count).read()?.min(room) {
-        handles::forget(In(nodes.wrapping_add(i)).read()?.cast());
+        handles::forget(In(nodes.wrapping_add(i)).read()?.as_raw());
     }
     Ok(())
 }
@@ -131,10 +134,10 @@ pub fn list(
 
 /// `cudaGraphGetEdges`: both node lists are taken out of the record.
 pub fn get_edges(
-    graph: cudaGraph_t,
+    graph: CUgraph,
     from: *mut CUgraphNode,
     to: *mut CUgraphNode,
-    data: *mut c_void,
+    data: *mut cudaGraphEdgeData,
     count: *mut usize,
 ) -> Result<(), cudaError_t> {
     let room = if count.is_null() {
@@ -142,9 +145,7 @@ pub fn get_edges(
     } else {
         In(count.cast_const()).read()?
     };
-    drv()?
-        .cuGraphGetEdges(graph, from, to, data.cast(), count)
-        .ok()?;
+    drv()?.cuGraphGetEdges(graph, from, to, data, count).ok()?;
     listed(from, count, room)?;
     listed(to, count, room)
 }
@@ -160,7 +161,7 @@ pub fn made(out: *mut cudaGraph_t, r: CUresult) -> Result<(), cudaError_t> {
 
 /// `cudaGraphDestroy`: the address is forgotten (its nodes went with it).
 pub fn destroy(graph: cudaGraph_t) -> Result<(), cudaError_t> {
-    drv()?.cuGraphDestroy(graph).ok()?;
+    drv()?.cuGraphDestroy(CUgraph::from(graph)).ok()?;
     handles::forget(graph.cast());
     Ok(())
 }
@@ -168,7 +169,7 @@ pub fn destroy(graph: cudaGraph_t) -> Result<(), cudaError_t> {
 /// `cudaGraphDestroyNode`: the node is recorded as gone.
 pub fn destroy_node(n: CUgraphNode) -> Result<(), cudaError_t> {
     drv()?.cuGraphDestroyNode(node(n)?).ok()?;
-    handles::gone(n.cast(), Kind::Node);
+    handles::gone(n.as_raw(), Kind::Node);
     Ok(())
 }
 

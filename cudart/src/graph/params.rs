@@ -10,14 +10,16 @@
 use super::memcpy::array_element_bytes;
 use super::{added, current_ctx, drv};
 use crate::abi::{
-    cudaError_t, cudaGraphExec_t, cudaGraphNodeParams, cudaGraphNodeParams_u, cudaGraphNodeType,
-    cudaGraph_t,
+    cudaError_t, cudaGraphEdgeData, cudaGraphNodeParams, cudaGraphNodeParams_u, cudaGraphNodeType,
+    cudaGraphNode_t,
 };
 use crate::boundary::{In, Out};
 use crate::copy::nodes::{memcpy3d_to_driver, ElementBytes};
-use crate::driver::graph::*;
-use crate::driver::{CUcontext, CUdeviceptr};
-use std::ffi::{c_uint, c_void};
+use crate::driver::{
+    CUDA_MEMSET_NODE_PARAMS_v2, CUcontext, CUdeviceptr, CUgraph, CUgraphExec, CUgraphNode,
+    CUgraphNodeParams, CUgraphNodeParams_u, CUDA_CONDITIONAL_NODE_PARAMS, CUDA_MEMCPY_NODE_PARAMS,
+};
+use std::ffi::c_uint;
 
 /// The members of the runtime's parameter union that are converted.
 enum RuntimeMember {
@@ -53,41 +55,41 @@ fn node_params_to_driver(
     p: &cudaGraphNodeParams,
     ctx: CUcontext,
     element_bytes: ElementBytes,
-) -> Result<CuGraphNodeParams, cudaError_t> {
-    let mut d = CuGraphNodeParams {
+) -> Result<CUgraphNodeParams, cudaError_t> {
+    let mut d = CUgraphNodeParams {
         type_: p.type_.0,
         reserved0: p.reserved0,
-        u: CuGraphNodeParamsU { raw: [0; 29] },
+        u: CUgraphNodeParams_u { raw: [0; 29] },
         reserved2: p.reserved2,
     };
     match runtime_member(p) {
         RuntimeMember::Kernel(k) => d.u.kernel = crate::since135::kernel_member(&k, ctx)?,
         RuntimeMember::Memcpy(m) => {
-            d.u.memcpy = CuMemcpyNodeParams {
+            d.u.memcpy = CUDA_MEMCPY_NODE_PARAMS {
                 flags: m.flags,
                 reserved: 0,
-                copyCtx: crate::resource::node_ctx(m.ctx, ctx),
+                copyCtx: crate::resource::node_ctx(CUcontext::from(m.ctx), ctx),
                 copyParams: memcpy3d_to_driver(&m.copyParams, element_bytes)?,
             }
         }
         RuntimeMember::Memset(m) => {
-            d.u.memset = CuMemsetNodeParamsV2 {
+            d.u.memset = CUDA_MEMSET_NODE_PARAMS_v2 {
                 dst: m.dst as CUdeviceptr,
                 pitch: m.pitch,
                 value: m.value,
                 elementSize: m.elementSize,
                 width: m.width,
                 height: m.height,
-                ctx: crate::resource::node_ctx(m.ctx, ctx),
+                ctx: crate::resource::node_ctx(CUcontext::from(m.ctx), ctx),
             }
         }
         RuntimeMember::Conditional(c) => {
-            d.u.conditional = CuConditionalNodeParams {
+            d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
                 handle: c.handle,
                 type_: c.type_.0,
                 size: c.size,
-                phGraph_out: c.phGraph_out,
-                ctx: crate::resource::node_ctx(c.ctx, ctx),
+                phGraph_out: c.phGraph_out.cast(),
+                ctx: crate::resource::node_ctx(CUcontext::from(c.ctx), ctx),
             }
         }
         RuntimeMember::Same(words) => d.u.raw = words,
@@ -97,14 +99,14 @@ fn node_params_to_driver(
 
 /// Copies what the driver wrote into its parameters back to the runtime's:
 /// the bodies of a conditional node, the address of a memory allocation.
-fn node_params_back(p: &mut cudaGraphNodeParams, d: &CuGraphNodeParams) {
+fn node_params_back(p: &mut cudaGraphNodeParams, d: &CUgraphNodeParams) {
     match p.type_ {
         cudaGraphNodeType::cudaGraphNodeTypeConditional => {
             if let RuntimeMember::Conditional(mut c) = runtime_member(p) {
                 // SAFETY: the driver's union was written as `conditional`
                 // (see `node_params_to_driver`); it holds integers and raw
                 // pointers only.
-                c.phGraph_out = unsafe { d.u.conditional.phGraph_out };
+                c.phGraph_out = unsafe { d.u.conditional.phGraph_out }.cast();
                 p.u.conditional = c;
             }
         }
@@ -121,18 +123,19 @@ fn node_params_back(p: &mut cudaGraphNodeParams, d: &CuGraphNodeParams) {
 
 /// `cudaGraphAddNode`.
 pub fn add_node(
-    node: Out<CUgraphNode>,
-    graph: cudaGraph_t,
-    deps: *const CUgraphNode,
-    data: *const c_void,
+    node: Out<cudaGraphNode_t>,
+    graph: CUgraph,
+    deps: *const cudaGraphNode_t,
+    data: *const cudaGraphEdgeData,
     n: usize,
     params: *mut cudaGraphNodeParams,
 ) -> Result<(), cudaError_t> {
     node.check()?;
     let mut p = In(params as *const cudaGraphNodeParams).read()?;
     let mut d = node_params_to_driver(&p, current_ctx()?, &array_element_bytes)?;
-    let r = drv()?.cuGraphAddNode(node.as_ptr(), graph, deps, data, n, &mut d);
-    added(node.as_ptr(), r)?;
+    let out = node.as_ptr().cast();
+    let r = drv()?.cuGraphAddNode(out, graph, deps.cast(), data, n, &mut d);
+    added(out, r)?;
     node_params_back(&mut p, &d);
     Out(params).write(p)
 }
@@ -149,7 +152,7 @@ pub fn node_set_params(
 
 /// `cudaGraphExecNodeSetParams`.
 pub fn exec_node_set_params(
-    exec: cudaGraphExec_t,
+    exec: CUgraphExec,
     node: CUgraphNode,
     params: *mut cudaGraphNodeParams,
 ) -> Result<(), cudaError_t> {
@@ -162,7 +165,7 @@ pub fn exec_node_set_params(
 /// context.
 pub fn conditional_handle_create(
     out: Out<u64>,
-    graph: cudaGraph_t,
+    graph: CUgraph,
     default_value: c_uint,
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
@@ -182,48 +185,12 @@ mod tests {
         cudaKernelNodeParamsV2, cudaMemAllocNodeParams, cudaMemcpyNodeParams, cudaMemsetParams,
         cudaMemsetParamsV2,
     };
+    use crate::driver::{CUarray, CUDA_KERNEL_NODE_PARAMS};
+    use std::ffi::c_void;
     use std::mem::{offset_of, size_of};
 
     fn no_arrays(_: CUarray) -> Result<usize, cudaError_t> {
         panic!("no array in this copy")
-    }
-
-    // Sizes and offsets of the driver's structs, from CUDA 13.0's cuda.h
-    // (measured with a C++ probe: sizeof/offsetof).
-    #[test]
-    fn driver_structs_have_cuda_h_layouts() {
-        assert_eq!(size_of::<CuKernelNodeParams>(), 72);
-        assert_eq!(offset_of!(CuKernelNodeParams, sharedMemBytes), 32);
-        assert_eq!(offset_of!(CuKernelNodeParams, kernelParams), 40);
-        assert_eq!(offset_of!(CuKernelNodeParams, extra), 48);
-        assert_eq!(offset_of!(CuKernelNodeParams, kern), 56);
-        assert_eq!(offset_of!(CuKernelNodeParams, ctx), 64);
-        assert_eq!(size_of::<CuMemcpy3D>(), 200);
-        assert_eq!(offset_of!(CuMemcpy3D, srcMemoryType), 32);
-        assert_eq!(offset_of!(CuMemcpy3D, srcHost), 40);
-        assert_eq!(offset_of!(CuMemcpy3D, srcHeight), 80);
-        assert_eq!(offset_of!(CuMemcpy3D, dstXInBytes), 88);
-        assert_eq!(offset_of!(CuMemcpy3D, dstMemoryType), 120);
-        assert_eq!(offset_of!(CuMemcpy3D, dstHeight), 168);
-        assert_eq!(offset_of!(CuMemcpy3D, WidthInBytes), 176);
-        assert_eq!(offset_of!(CuMemcpy3D, Depth), 192);
-        assert_eq!(size_of::<CuMemcpyNodeParams>(), 216);
-        assert_eq!(offset_of!(CuMemcpyNodeParams, copyCtx), 8);
-        assert_eq!(offset_of!(CuMemcpyNodeParams, copyParams), 16);
-        assert_eq!(size_of::<CuMemsetNodeParamsV2>(), 48);
-        assert_eq!(offset_of!(CuMemsetNodeParamsV2, height), 32);
-        assert_eq!(offset_of!(CuMemsetNodeParamsV2, ctx), 40);
-        assert_eq!(size_of::<CuConditionalNodeParams>(), 32);
-        assert_eq!(offset_of!(CuConditionalNodeParams, type_), 8);
-        assert_eq!(offset_of!(CuConditionalNodeParams, size), 12);
-        assert_eq!(offset_of!(CuConditionalNodeParams, phGraph_out), 16);
-        assert_eq!(offset_of!(CuConditionalNodeParams, ctx), 24);
-        assert_eq!(size_of::<CuGraphNodeParamsU>(), 232);
-        assert_eq!(size_of::<CuGraphNodeParams>(), 256);
-        assert_eq!(offset_of!(CuGraphNodeParams, u), 16);
-        assert_eq!(offset_of!(CuGraphNodeParams, reserved2), 248);
-        assert_eq!(size_of::<CuArray3DDescriptor>(), 40);
-        assert_eq!(offset_of!(CuArray3DDescriptor, Format), 24);
     }
 
     /// The runtime structs passed to the driver by pointer: their sizes and
@@ -240,11 +207,11 @@ mod tests {
         assert_eq!(size_of::<cudaMemsetParamsV2>(), 48);
         assert_eq!(
             offset_of!(cudaMemsetParamsV2, height),
-            offset_of!(CuMemsetNodeParamsV2, height)
+            offset_of!(CUDA_MEMSET_NODE_PARAMS_v2, height)
         );
         assert_eq!(
             offset_of!(cudaMemsetParamsV2, ctx),
-            offset_of!(CuMemsetNodeParamsV2, ctx)
+            offset_of!(CUDA_MEMSET_NODE_PARAMS_v2, ctx)
         );
         // CUDA_HOST_NODE_PARAMS: fn, userData.
         assert_eq!(size_of::<cudaHostNodeParams>(), 16);
@@ -277,15 +244,15 @@ mod tests {
         // The generic parameters: the same outer layout.
         assert_eq!(
             size_of::<cudaGraphNodeParams>(),
-            size_of::<CuGraphNodeParams>()
+            size_of::<CUgraphNodeParams>()
         );
         assert_eq!(
             offset_of!(cudaGraphNodeParams, u),
-            offset_of!(CuGraphNodeParams, u)
+            offset_of!(CUgraphNodeParams, u)
         );
         assert_eq!(
             offset_of!(cudaGraphNodeParams, reserved2),
-            offset_of!(CuGraphNodeParams, reserved2)
+            offset_of!(CUgraphNodeParams, reserved2)
         );
         // The converted members: 13.0's runtime structs lack the driver's
         // context; 13.5 names one (an execution context), for the kernel
@@ -295,19 +262,19 @@ mod tests {
         assert_eq!(offset_of!(cudaKernelNodeParamsV2, ctx), 56);
         assert_eq!(
             offset_of!(cudaKernelNodeParams, kernelParams),
-            offset_of!(CuKernelNodeParams, kernelParams)
+            offset_of!(CUDA_KERNEL_NODE_PARAMS, kernelParams)
         );
         assert_eq!(size_of::<cudaConditionalNodeParams>(), 32);
         assert_eq!(
             offset_of!(cudaConditionalNodeParams, ctx),
-            offset_of!(CuConditionalNodeParams, ctx)
+            offset_of!(CUDA_CONDITIONAL_NODE_PARAMS, ctx)
         );
         assert_eq!(size_of::<cudaMemcpyNodeParams>(), 16 + 160);
     }
 
     #[test]
     fn generic_params_gain_the_context_and_keep_the_rest() {
-        let ctx = 0xC0C0usize as CUcontext;
+        let ctx = CUcontext::from(0xC0C0usize as *mut c_void);
         let mut p = cudaGraphNodeParams {
             type_: cudaGraphNodeType::cudaGraphNodeTypeMemset,
             ..Default::default()
@@ -348,8 +315,8 @@ mod tests {
         assert_eq!((dc.handle, dc.type_, dc.size, dc.ctx), (77, 1, 1, ctx));
         // The driver hands out the bodies; they come back to the caller.
         let mut bodies = [std::ptr::null_mut::<c_void>(); 1];
-        d.u.conditional = CuConditionalNodeParams {
-            phGraph_out: bodies.as_mut_ptr(),
+        d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
+            phGraph_out: bodies.as_mut_ptr().cast(),
             ..dc
         };
         node_params_back(&mut c, &d);

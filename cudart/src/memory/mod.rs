@@ -21,8 +21,12 @@ use crate::copy::{
     check_from_symbol_kind, check_kind, check_to_symbol_kind, params_2d, symbol_range,
     to_driver_3d, Place, Region,
 };
-use crate::driver::memory::{MemoryApi, CU_MEMORYTYPE_DEVICE};
-use crate::driver::{self, CUdeviceptr, CUresult};
+use crate::driver::memory::MemoryApi;
+use crate::driver::{
+    self, CUdeviceptr, CUresult, CU_MEMORYTYPE_DEVICE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    CU_POINTER_ATTRIBUTE_DEVICE_POINTER, CU_POINTER_ATTRIBUTE_HOST_POINTER,
+    CU_POINTER_ATTRIBUTE_IS_MANAGED, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+};
 use crate::handles::{self, Kind};
 use crate::launch::driver_stream;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
@@ -127,12 +131,6 @@ fn pointer_attribute(ptr: *const c_void, attr: c_int) -> Result<Option<c_uint>, 
     );
     Ok((r == CUresult::SUCCESS).then_some(value))
 }
-
-/// The driver's `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
-const CU_POINTER_ATTRIBUTE_IS_MANAGED: c_int = 8;
-
-/// The driver's `CU_POINTER_ATTRIBUTE_MEMORY_TYPE`.
-const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_int = 2;
 
 #[cold]
 #[inline(never)]
@@ -434,9 +432,13 @@ pub fn pointer_get_attributes(
     ptr: *const c_void,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    // CU_POINTER_ATTRIBUTE_{MEMORY_TYPE, DEVICE_POINTER, HOST_POINTER,
-    // IS_MANAGED, DEVICE_ORDINAL}.
-    let mut attrs: [c_int; 5] = [2, 3, 4, 8, 9];
+    let mut attrs: [c_int; 5] = [
+        CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+        CU_POINTER_ATTRIBUTE_HOST_POINTER,
+        CU_POINTER_ATTRIBUTE_IS_MANAGED,
+        CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    ];
     let mut mem_type: c_uint = 0;
     let mut dptr: CUdeviceptr = 0;
     let mut hptr: *mut c_void = std::ptr::null_mut();
