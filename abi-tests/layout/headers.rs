@@ -17,6 +17,31 @@ pub const HEADERS: &[&str] = &[
     "cuda_runtime_api.h",
 ];
 
+/// The GL and EGL types the interop headers name, for machines without
+/// GL/EGL development headers: plain integers and pointers, as the real
+/// headers define them on Linux x86-64 (only these typedefs are used).
+pub const INTEROP_STUBS: &[(&str, &str)] = &[
+    (
+        "GL/gl.h",
+        "typedef unsigned int GLuint;\ntypedef unsigned int GLenum;\n",
+    ),
+    ("EGL/egl.h", "typedef int EGLint;\n"),
+    (
+        "EGL/eglext.h",
+        "typedef void *EGLImageKHR;\ntypedef void *EGLStreamKHR;\ntypedef void *EGLSyncKHR;\n",
+    ),
+];
+
+/// Writes stub headers (`(relative path, text)`) under `dir`; returns `dir`.
+pub fn write_stubs(dir: &Path, stubs: &[(&str, &str)]) -> std::path::PathBuf {
+    for (name, text) in stubs {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
+    dir.to_path_buf()
+}
+
 #[derive(Debug, Default)]
 pub struct Scan {
     /// Enum name (tag and typedef name, both keys) -> enumerators in order.
@@ -40,26 +65,7 @@ pub fn scan(include: &Path) -> Scan {
     for h in HEADERS {
         src.push_str(&format!("#include <{h}>\n"));
     }
-    let out = Command::new(cxx())
-        .args(["-x", "c++", "-std=c++17", "-E", "-dD", "-I"])
-        .arg(include)
-        .arg("-")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(src.as_bytes())?;
-            child.wait_with_output()
-        })
-        .expect("run the C++ preprocessor");
-    assert!(
-        out.status.success(),
-        "preprocessing the CUDA headers failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = preprocess(&[include], &src);
 
     // Keep only the lines that come from our headers (line markers say
     // `# <line> "<path>" ...`).
@@ -103,6 +109,34 @@ pub fn scan(include: &Path) -> Scan {
         .filter(|(_, target)| all_enumerators.contains(target))
         .collect();
     scan
+}
+
+/// `source` run through `c++ -E -dD` (the `#define`s kept) with the
+/// `includes` folders, in order.
+pub fn preprocess(includes: &[&Path], source: &str) -> String {
+    let mut cmd = Command::new(cxx());
+    cmd.args(["-x", "c++", "-std=c++17", "-E", "-dD"]);
+    for dir in includes {
+        cmd.arg("-I").arg(dir);
+    }
+    let out = cmd
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(source.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("run the C++ preprocessor");
+    assert!(
+        out.status.success(),
+        "preprocessing the CUDA headers failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn is_plain_ident(s: &str) -> bool {

@@ -70,21 +70,6 @@ fn probe_source(version: u32) -> String {
     s
 }
 
-/// The GL and EGL types the interop headers name, for machines without
-/// GL/EGL development headers: plain integers and pointers, as the real
-/// headers define them on Linux x86-64 (only these typedefs are used).
-const INTEROP_STUBS: &[(&str, &str)] = &[
-    (
-        "GL/gl.h",
-        "typedef unsigned int GLuint;\ntypedef unsigned int GLenum;\n",
-    ),
-    ("EGL/egl.h", "typedef int EGLint;\n"),
-    (
-        "EGL/eglext.h",
-        "typedef void *EGLImageKHR;\ntypedef void *EGLStreamKHR;\ntypedef void *EGLSyncKHR;\n",
-    ),
-];
-
 /// Compiles and runs the probe against the headers of CUDA `version`;
 /// returns its `key -> numbers` lines.
 fn c_side(version: u32) -> BTreeMap<String, Vec<i128>> {
@@ -92,12 +77,7 @@ fn c_side(version: u32) -> BTreeMap<String, Vec<i128>> {
     let src = dir.join("probe.cc");
     let exe = dir.join("probe");
     std::fs::write(&src, probe_source(version)).unwrap();
-    let stubs = dir.join("interop-stubs");
-    for (name, text) in INTEROP_STUBS {
-        let path = stubs.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-    }
+    let stubs = headers::write_stubs(&dir.join("interop-stubs"), headers::INTEROP_STUBS);
     let out = Command::new(headers::cxx())
         .args(["-std=c++17", "-w", "-I"])
         .arg(&stubs)

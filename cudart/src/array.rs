@@ -8,65 +8,22 @@
 //! `CUarray_format` and a channel count. [`driver_format`] and
 //! [`channel_desc`] convert one into the other, and `cudaGetChannelDesc`
 //! reads an array's format back from the driver (`cuArray3DGetDescriptor`).
+//! The driver's formats and their element sizes are in
+//! [`crate::copy::elements`], the plan of a linear copy in
+//! [`crate::copy::linear`].
 
 use crate::abi::{
     cudaArrayMemoryRequirements, cudaArraySparseProperties, cudaArray_t, cudaChannelFormatDesc,
     cudaChannelFormatKind as Kind, cudaError_t, cudaExtent, cudaMipmappedArray_t, cudaStream_t,
 };
 use crate::boundary::{In, Out};
-use crate::driver::memory::{CUarray, CUDA_ARRAY3D_DESCRIPTOR};
+use crate::copy::elements::{descriptor, fmt, format_of, Format};
+use crate::copy::linear::{plan_linear, Linear};
+use crate::copy::{check_kind, Place, Region};
+use crate::driver::{CUarray, CUmipmappedArray, CUDA_ARRAY3D_DESCRIPTOR};
 use crate::handles::{self, Kind as Handle};
-use crate::memory::{api, check_kind, copy_2d, Place, Region};
+use crate::memory::{api, copy_2d};
 use std::ffi::{c_int, c_uint, c_void};
-
-/// `CUarray_format` values.
-mod fmt {
-    use std::ffi::c_uint;
-    pub const U8: c_uint = 0x01;
-    pub const U16: c_uint = 0x02;
-    pub const U32: c_uint = 0x03;
-    pub const S8: c_uint = 0x08;
-    pub const S16: c_uint = 0x09;
-    pub const S32: c_uint = 0x0a;
-    pub const HALF: c_uint = 0x10;
-    pub const FLOAT: c_uint = 0x20;
-    pub const NV12: c_uint = 0xb0;
-    pub const UNORM_INT8X1: c_uint = 0xc0;
-    pub const UNORM_INT8X2: c_uint = 0xc1;
-    pub const UNORM_INT8X4: c_uint = 0xc2;
-    pub const UNORM_INT16X1: c_uint = 0xc3;
-    pub const UNORM_INT16X2: c_uint = 0xc4;
-    pub const UNORM_INT16X4: c_uint = 0xc5;
-    pub const SNORM_INT8X1: c_uint = 0xc6;
-    pub const SNORM_INT8X2: c_uint = 0xc7;
-    pub const SNORM_INT8X4: c_uint = 0xc8;
-    pub const SNORM_INT16X1: c_uint = 0xc9;
-    pub const SNORM_INT16X2: c_uint = 0xca;
-    pub const SNORM_INT16X4: c_uint = 0xcb;
-    pub const BC1_UNORM: c_uint = 0x91;
-    pub const BC1_UNORM_SRGB: c_uint = 0x92;
-    pub const BC2_UNORM: c_uint = 0x93;
-    pub const BC2_UNORM_SRGB: c_uint = 0x94;
-    pub const BC3_UNORM: c_uint = 0x95;
-    pub const BC3_UNORM_SRGB: c_uint = 0x96;
-    pub const BC4_UNORM: c_uint = 0x97;
-    pub const BC4_SNORM: c_uint = 0x98;
-    pub const BC5_UNORM: c_uint = 0x99;
-    pub const BC5_SNORM: c_uint = 0x9a;
-    pub const BC6H_UF16: c_uint = 0x9b;
-    pub const BC6H_SF16: c_uint = 0x9c;
-    pub const BC7_UNORM: c_uint = 0x9d;
-    pub const BC7_UNORM_SRGB: c_uint = 0x9e;
-    pub const UNORM_INT_101010_2: c_uint = 0x50;
-}
-
-/// An element as the driver describes it: a `CUarray_format` and a number
-/// of channels.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Format {
-    pub format: c_uint,
-    pub channels: c_uint,
-}
 
 /// The formats whose element the runtime describes with a kind of its own
 /// (normalized, block-compressed, video): kind, driver format, channels,
@@ -311,62 +268,6 @@ pub fn channel_desc(f: Format) -> Result<cudaChannelFormatDesc, cudaError_t> {
     })
 }
 
-/// Whether elements of this format are integers that textures promote to
-/// normalized floats unless told to read them as integers.
-pub fn is_integer(format: c_uint) -> bool {
-    matches!(
-        format,
-        fmt::U8 | fmt::U16 | fmt::U32 | fmt::S8 | fmt::S16 | fmt::S32
-    )
-}
-
-/// Bytes per element of a driver format (per 4x4 block for the
-/// block-compressed formats; the luma plane for NV12).
-pub fn element_size(f: Format) -> Result<usize, cudaError_t> {
-    let per_channel = match f.format {
-        fmt::U8 | fmt::S8 => 1,
-        fmt::U16 | fmt::S16 | fmt::HALF => 2,
-        fmt::U32 | fmt::S32 | fmt::FLOAT => 4,
-        fmt::NV12 => return Ok(1),
-        fmt::UNORM_INT8X1 | fmt::SNORM_INT8X1 => return Ok(1),
-        fmt::UNORM_INT8X2 | fmt::SNORM_INT8X2 => return Ok(2),
-        fmt::UNORM_INT8X4 | fmt::SNORM_INT8X4 => return Ok(4),
-        fmt::UNORM_INT16X1 | fmt::SNORM_INT16X1 => return Ok(2),
-        fmt::UNORM_INT16X2 | fmt::SNORM_INT16X2 => return Ok(4),
-        fmt::UNORM_INT16X4 | fmt::SNORM_INT16X4 => return Ok(8),
-        fmt::UNORM_INT_101010_2 => return Ok(4),
-        fmt::BC1_UNORM | fmt::BC1_UNORM_SRGB | fmt::BC4_UNORM | fmt::BC4_SNORM => return Ok(8),
-        fmt::BC2_UNORM..=fmt::BC3_UNORM_SRGB | fmt::BC5_UNORM..=fmt::BC7_UNORM_SRGB => {
-            return Ok(16)
-        }
-        _ => return Err(cudaError_t::cudaErrorInvalidChannelDescriptor),
-    };
-    Ok(per_channel * f.channels as usize)
-}
-
-/// The driver's description of an array.
-pub fn descriptor(array: CUarray) -> Result<CUDA_ARRAY3D_DESCRIPTOR, cudaError_t> {
-    if array.is_null() || handles::stale(array.cast(), Handle::Array) {
-        return Err(cudaError_t::cudaErrorInvalidResourceHandle);
-    }
-    let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
-    api(false)?.cuArray3DGetDescriptor(&mut d, array).ok()?;
-    Ok(d)
-}
-
-/// The format of an array's elements.
-pub fn format_of(d: &CUDA_ARRAY3D_DESCRIPTOR) -> Format {
-    Format {
-        format: d.Format,
-        channels: d.NumChannels,
-    }
-}
-
-/// Bytes per element of an array.
-pub fn element_size_of(array: CUarray) -> Result<usize, cudaError_t> {
-    element_size(format_of(&descriptor(array)?))
-}
-
 // ---------------------------------------------------------------------------
 // Channel descriptors.
 
@@ -401,7 +302,7 @@ pub fn get_channel_desc(
     array: *const c_void,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let d = descriptor(array.cast_mut())?;
+    let d = descriptor(CUarray::from(array.cast_mut()))?;
     out.write(channel_desc(format_of(&d))?)
 }
 
@@ -437,10 +338,10 @@ pub fn malloc_array(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let d = create_descriptor(desc, width, height, 0, flags)?;
-    let mut a: CUarray = std::ptr::null_mut();
+    let mut a = CUarray::null();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
-    handles::made(a.cast(), Handle::Array);
-    out.write(a)
+    handles::made(a.as_raw(), Handle::Array);
+    out.write(a.as_raw())
 }
 
 /// `cudaMalloc3DArray`: the extent in elements (depth 0: a 1D or 2D array;
@@ -453,10 +354,10 @@ pub fn malloc_3d_array(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
-    let mut a: CUarray = std::ptr::null_mut();
+    let mut a = CUarray::null();
     api(false)?.cuArray3DCreate(&mut a, &d).ok()?;
-    handles::made(a.cast(), Handle::Array);
-    out.write(a)
+    handles::made(a.as_raw(), Handle::Array);
+    out.write(a.as_raw())
 }
 
 /// `cudaMallocMipmappedArray`.
@@ -469,12 +370,12 @@ pub fn malloc_mipmapped_array(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     let d = create_descriptor(desc, extent.width, extent.height, extent.depth, flags)?;
-    let mut m: CUarray = std::ptr::null_mut();
+    let mut m = CUmipmappedArray::null();
     api(false)?
         .cuMipmappedArrayCreate(&mut m, &d, levels)
         .ok()?;
-    handles::made(m.cast(), Handle::Mipmap);
-    out.write(m)
+    handles::made(m.as_raw(), Handle::Mipmap);
+    out.write(m.as_raw())
 }
 
 /// `cudaGetMipmappedArrayLevel`.
@@ -485,13 +386,13 @@ pub fn mipmapped_array_level(
 ) -> Result<(), cudaError_t> {
     out.check()?;
     array_handle(mipmap, Handle::Mipmap)?;
-    let mut a: CUarray = std::ptr::null_mut();
+    let mut a = CUarray::null();
     api(false)?
-        .cuMipmappedArrayGetLevel(&mut a, mipmap.cast_mut(), level)
+        .cuMipmappedArrayGetLevel(&mut a, CUmipmappedArray::from(mipmap.cast_mut()), level)
         .ok()?;
     // An array the driver made: not one freed before at the same address.
-    handles::forget(a.cast());
-    out.write(a)
+    handles::forget(a.as_raw());
+    out.write(a.as_raw())
 }
 
 /// An array or mipmapped array handed to an array call or copy: one the
@@ -516,7 +417,7 @@ pub fn free_array(array: cudaArray_t) -> Result<(), cudaError_t> {
         return Ok(());
     }
     handles::check(array.cast(), Handle::Array)?;
-    api(false)?.cuArrayDestroy(array).ok()?;
+    api(false)?.cuArrayDestroy(CUarray::from(array)).ok()?;
     handles::gone(array.cast(), Handle::Array);
     Ok(())
 }
@@ -528,7 +429,9 @@ pub fn free_mipmapped_array(mipmap: cudaMipmappedArray_t) -> Result<(), cudaErro
         return Ok(());
     }
     handles::check(mipmap.cast(), Handle::Mipmap)?;
-    api(false)?.cuMipmappedArrayDestroy(mipmap).ok()?;
+    api(false)?
+        .cuMipmappedArrayDestroy(CUmipmappedArray::from(mipmap))
+        .ok()?;
     handles::gone(mipmap.cast(), Handle::Mipmap);
     Ok(())
 }
@@ -540,7 +443,7 @@ pub fn get_info(
     flags: Out<c_uint>,
     array: cudaArray_t,
 ) -> Result<(), cudaError_t> {
-    let d = descriptor(array)?;
+    let d = descriptor(CUarray::from(array))?;
     if !desc.is_null() {
         desc.write(channel_desc(format_of(&d))?)?;
     }
@@ -564,10 +467,12 @@ pub fn get_plane(
     plane: c_uint,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let mut p: CUarray = std::ptr::null_mut();
-    api(false)?.cuArrayGetPlane(&mut p, array, plane).ok()?;
-    handles::forget(p.cast());
-    out.write(p)
+    let mut p = CUarray::null();
+    api(false)?
+        .cuArrayGetPlane(&mut p, CUarray::from(array), plane)
+        .ok()?;
+    handles::forget(p.as_raw());
+    out.write(p.as_raw())
 }
 
 /// `cudaArrayGetMemoryRequirements` (the structure is the driver's).
@@ -579,7 +484,7 @@ pub fn memory_requirements(
     out.check()?;
     crate::context::check_device(device)?;
     api(false)?
-        .cuArrayGetMemoryRequirements(out.as_ptr(), array, device)
+        .cuArrayGetMemoryRequirements(out.as_ptr(), CUarray::from(array), device)
         .ok()
 }
 
@@ -593,7 +498,7 @@ pub fn mipmapped_memory_requirements(
     crate::context::check_device(device)?;
     array_handle(mipmap.cast(), Handle::Mipmap)?;
     api(false)?
-        .cuMipmappedArrayGetMemoryRequirements(out.as_ptr(), mipmap, device)
+        .cuMipmappedArrayGetMemoryRequirements(out.as_ptr(), CUmipmappedArray::from(mipmap), device)
         .ok()
 }
 
@@ -605,7 +510,7 @@ pub fn sparse_properties(
     out.check()?;
     array_handle(array.cast(), Handle::Array)?;
     api(false)?
-        .cuArrayGetSparseProperties(out.as_ptr(), array)
+        .cuArrayGetSparseProperties(out.as_ptr(), CUarray::from(array))
         .ok()
 }
 
@@ -617,7 +522,7 @@ pub fn mipmapped_sparse_properties(
     out.check()?;
     array_handle(mipmap.cast(), Handle::Mipmap)?;
     api(false)?
-        .cuMipmappedArrayGetSparseProperties(out.as_ptr(), mipmap)
+        .cuMipmappedArrayGetSparseProperties(out.as_ptr(), CUmipmappedArray::from(mipmap))
         .ok()
 }
 
@@ -685,7 +590,7 @@ pub fn copy_2d_to_array(
     array_handle(dst, Handle::Array)?;
     run_2d(
         Region::at(Place::memory(src.cast_mut(), spitch, 0), 0, 0),
-        Region::at(Place::Array(dst), w_offset, h_offset),
+        Region::at(Place::Array(CUarray::from(dst)), w_offset, h_offset),
         e,
         kind,
         order,
@@ -706,7 +611,11 @@ pub fn copy_2d_from_array(
 ) -> Result<(), cudaError_t> {
     array_handle(src, Handle::Array)?;
     run_2d(
-        Region::at(Place::Array(src.cast_mut()), w_offset, h_offset),
+        Region::at(
+            Place::Array(CUarray::from(src.cast_mut())),
+            w_offset,
+            h_offset,
+        ),
         Region::at(Place::memory(dst, dpitch, 0), 0, 0),
         e,
         kind,
@@ -730,8 +639,12 @@ pub fn copy_2d_array_to_array(
     array_handle(dst, Handle::Array)?;
     array_handle(src, Handle::Array)?;
     run_2d(
-        Region::at(Place::Array(src.cast_mut()), w_offset_src, h_offset_src),
-        Region::at(Place::Array(dst), w_offset_dst, h_offset_dst),
+        Region::at(
+            Place::Array(CUarray::from(src.cast_mut())),
+            w_offset_src,
+            h_offset_src,
+        ),
+        Region::at(Place::Array(CUarray::from(dst)), w_offset_dst, h_offset_dst),
         e,
         kind,
         Order {
@@ -754,116 +667,6 @@ fn array_handle(a: *const c_void, kind: Handle) -> Result<(), cudaError_t> {
 // ---------------------------------------------------------------------------
 // The deprecated linear copies: `count` bytes from (w_offset bytes, row
 // h_offset), wrapping to the next row of the array at its end.
-
-/// One operand of a linear copy.
-#[derive(Copy, Clone, Debug)]
-enum Linear {
-    Memory(*mut c_void),
-    /// An array whose rows are `row` bytes wide, read or written from byte
-    /// `x` of row `y` on.
-    Array {
-        array: CUarray,
-        row: usize,
-        x: usize,
-        y: usize,
-    },
-}
-
-impl Linear {
-    /// An array operand, checking that `count` bytes fit from the offset on.
-    fn array(array: *const c_void, x: usize, y: usize, count: usize) -> Result<Self, cudaError_t> {
-        array_handle(array, Handle::Array)?;
-        let d = descriptor(array.cast_mut())?;
-        let row = d
-            .Width
-            .checked_mul(element_size(format_of(&d))?)
-            .ok_or(cudaError_t::cudaErrorInvalidValue)?;
-        let rows = d.Height.max(1).saturating_mul(d.Depth.max(1));
-        let capacity = row.saturating_mul(rows);
-        let start = y.saturating_mul(row).saturating_add(x);
-        if x >= row || start.saturating_add(count) > capacity {
-            return Err(cudaError_t::cudaErrorInvalidValue);
-        }
-        Ok(Linear::Array {
-            array: array.cast_mut(),
-            row,
-            x,
-            y,
-        })
-    }
-
-    /// Bytes left in the current row (unbounded for plain memory).
-    fn row_left(self) -> usize {
-        match self {
-            Linear::Memory(_) => usize::MAX,
-            Linear::Array { row, x, .. } => row - x,
-        }
-    }
-
-    /// Whether a run of whole rows of `row` bytes can start here.
-    fn at_row_start(self, width: usize) -> bool {
-        match self {
-            Linear::Memory(_) => true,
-            Linear::Array { row, x, .. } => x == 0 && row == width,
-        }
-    }
-
-    /// The 2D region of this operand for rows of `width` bytes.
-    fn region(self, width: usize) -> Region {
-        match self {
-            Linear::Memory(p) => Region::at(Place::memory(p, width, 0), 0, 0),
-            Linear::Array { array, x, y, .. } => Region::at(Place::Array(array), x, y),
-        }
-    }
-
-    /// The operand `n` bytes further on.
-    fn advance(self, n: usize) -> Self {
-        match self {
-            Linear::Memory(p) => Linear::Memory(p.cast::<u8>().wrapping_add(n).cast()),
-            Linear::Array { array, row, x, y } => {
-                let at = x + n;
-                Linear::Array {
-                    array,
-                    row,
-                    x: at % row,
-                    y: y + at / row,
-                }
-            }
-        }
-    }
-
-    fn row_width(self) -> Option<usize> {
-        match self {
-            Linear::Memory(_) => None,
-            Linear::Array { row, .. } => Some(row),
-        }
-    }
-}
-
-/// One 2D copy of a linear copy's plan: source, destination, width in
-/// bytes, rows.
-type Piece = (Region, Region, usize, usize);
-
-/// Splits a linear copy of `count` bytes into 2D copies: the part of a row
-/// up to its end, then as many whole rows as fit in one copy, and so on.
-fn plan_linear(mut src: Linear, mut dst: Linear, count: usize) -> Vec<Piece> {
-    let mut pieces = Vec::new();
-    let mut left = count;
-    while left > 0 {
-        let row = src.row_width().or(dst.row_width()).unwrap_or(left);
-        let (width, height) = if left >= row && src.at_row_start(row) && dst.at_row_start(row) {
-            (row, left / row)
-        } else {
-            (left.min(src.row_left()).min(dst.row_left()), 1)
-        };
-        pieces.push((src.region(width), dst.region(width), width, height));
-        let n = width * height;
-        src = src.advance(n);
-        dst = dst.advance(n);
-        left -= n;
-    }
-    pieces
-}
 
 /// Runs a linear copy as the 2D copies of its plan.
 fn copy_linear(src: Linear, dst: Linear, count: usize, order: Order) -> Result<(), cudaError_t> {
@@ -935,6 +738,7 @@ pub fn copy_array_to_array(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::copy::elements::element_size;
 
     fn desc(x: c_int, y: c_int, z: c_int, w: c_int, f: Kind) -> cudaChannelFormatDesc {
         cudaChannelFormatDesc { x, y, z, w, f }
@@ -985,100 +789,5 @@ mod tests {
             driver_format(&desc(0, 0, 0, 0, Kind::cudaChannelFormatKindNone)),
             Err(bad)
         );
-    }
-
-    /// (x, y) of an operand, or the pointer's address for memory.
-    fn at(r: &Region) -> (usize, usize) {
-        match r.place {
-            Place::Memory { ptr, .. } => (ptr as usize, 0),
-            Place::Array(_) => (r.x, r.y),
-        }
-    }
-
-    #[test]
-    fn linear_copy_into_an_array_splits_at_rows() {
-        // 30 floats from (15 floats, row 1) into rows of 19 floats.
-        let dst = Linear::Array {
-            array: std::ptr::null_mut(),
-            row: 76,
-            x: 60,
-            y: 1,
-        };
-        let src = Linear::Memory(0x1000 as *mut c_void);
-        let plan = plan_linear(src, dst, 120);
-        let shape: Vec<_> = plan
-            .iter()
-            .map(|p| (at(&p.0), at(&p.1), p.2, p.3))
-            .collect();
-        assert_eq!(
-            shape,
-            vec![
-                ((0x1000, 0), (60, 1), 16, 1),
-                ((0x1010, 0), (0, 2), 76, 1),
-                ((0x105c, 0), (0, 3), 28, 1),
-            ]
-        );
-        // The whole-rows piece reads memory with a pitch of one row.
-        match plan[1].0.place {
-            Place::Memory { pitch, .. } => assert_eq!(pitch, 76),
-            Place::Array(_) => unreachable!(),
-        }
-    }
-
-    #[test]
-    fn linear_copy_of_whole_rows_is_one_copy() {
-        let src = Linear::Array {
-            array: std::ptr::null_mut(),
-            row: 64,
-            x: 0,
-            y: 2,
-        };
-        let plan = plan_linear(src, Linear::Memory(0x2000 as *mut c_void), 64 * 5 + 10);
-        let shape: Vec<_> = plan
-            .iter()
-            .map(|p| (at(&p.0), at(&p.1), p.2, p.3))
-            .collect();
-        assert_eq!(
-            shape,
-            vec![((0, 2), (0x2000, 0), 64, 5), ((0, 7), (0x2140, 0), 10, 1)]
-        );
-    }
-
-    #[test]
-    fn linear_copy_between_arrays_breaks_where_either_row_ends() {
-        let a = |x, y| Linear::Array {
-            array: std::ptr::null_mut(),
-            row: 76,
-            x,
-            y,
-        };
-        let plan = plan_linear(a(0, 5), a(12, 4), 100);
-        let shape: Vec<_> = plan
-            .iter()
-            .map(|p| (at(&p.0), at(&p.1), p.2, p.3))
-            .collect();
-        assert_eq!(
-            shape,
-            vec![
-                ((0, 5), (12, 4), 64, 1),
-                ((64, 5), (0, 5), 12, 1),
-                ((0, 6), (12, 5), 24, 1),
-            ]
-        );
-    }
-
-    #[test]
-    fn linear_operands_advance_along_rows() {
-        let a = Linear::Array {
-            array: std::ptr::null_mut(),
-            row: 16,
-            x: 12,
-            y: 1,
-        };
-        assert_eq!(a.row_left(), 4);
-        match a.advance(4 + 16 * 2 + 3) {
-            Linear::Array { x, y, .. } => assert_eq!((x, y), (3, 4)),
-            Linear::Memory(_) => unreachable!(),
-        }
     }
 }

@@ -16,6 +16,7 @@
 //! access. They hold this crate's only general-purpose `unsafe`.
 
 use crate::abi::cudaError_t;
+use crate::driver::CUresult;
 use crate::{context, error};
 use std::cell::Cell;
 use std::ffi::{c_char, CStr};
@@ -95,13 +96,27 @@ pub(crate) fn driver_gone() {
     }
 }
 
+/// A driver call failed: the runtime's error for its answer
+/// ([`CUresult::to_runtime`]). On "deinitialized" the driver tore itself
+/// down (its exit handler ran): teardown begins here, so from now on the
+/// runtime does not call it again, not even to unload libraries when
+/// fatbins unregister at exit. Out of line: only failures come here.
+#[cold]
+#[inline(never)]
+pub(crate) fn driver_failed(r: CUresult) -> cudaError_t {
+    if r == CUresult::ERROR_DEINITIALIZED {
+        driver_gone();
+    }
+    r.to_runtime()
+}
+
 /// Asks the driver whether it has shut down (at exit, its handler runs
 /// before those registered earlier): on "deinitialized", teardown begins.
 /// Returns whether it had. One cheap call; used where the runtime may run
 /// after the driver's shutdown (the exit watch, fatbin unregistration).
 pub(crate) fn driver_has_shut_down(drv: &crate::driver::Driver) -> bool {
     let mut n = 0;
-    let gone = drv.cuDeviceGetCount(&mut n) == crate::driver::CUresult::ERROR_DEINITIALIZED;
+    let gone = drv.cuDeviceGetCount(&mut n) == CUresult::ERROR_DEINITIALIZED;
     if gone {
         driver_gone();
     }

@@ -153,7 +153,7 @@ pub fn check_device(dev: c_int) -> Result<CUdevice, cudaError_t> {
 #[inline(always)]
 pub fn ensure() -> Result<CUcontext, cudaError_t> {
     let drv = driver::get()?;
-    let mut cur: CUcontext = std::ptr::null_mut();
+    let mut cur = CUcontext::null();
     drv.cuCtxGetCurrent(&mut cur).ok()?;
     let stale = ANY_RESET.load(Ordering::Relaxed) && was_released(cur);
     if !cur.is_null() && !stale {
@@ -175,7 +175,7 @@ pub fn ensure_id() -> Result<Option<u64>, cudaError_t> {
     let drv = driver::get()?;
     let mut id = 0u64;
     if !ANY_RESET.load(Ordering::Relaxed)
-        && drv.cuCtxGetId(std::ptr::null_mut(), &mut id) == CUresult::SUCCESS
+        && drv.cuCtxGetId(CUcontext::null(), &mut id) == CUresult::SUCCESS
     {
         return Ok(Some(id));
     }
@@ -188,7 +188,7 @@ pub fn ensure_id() -> Result<Option<u64>, cudaError_t> {
 fn ensure_id_slow(drv: &'static Driver) -> Result<Option<u64>, cudaError_t> {
     ensure()?;
     let mut id = 0u64;
-    Ok((drv.cuCtxGetId(std::ptr::null_mut(), &mut id) == CUresult::SUCCESS).then_some(id))
+    Ok((drv.cuCtxGetId(CUcontext::null(), &mut id) == CUresult::SUCCESS).then_some(id))
 }
 
 /// No usable context on this thread: the primary context of the thread's
@@ -211,7 +211,8 @@ fn bind_lazily(drv: &'static Driver) -> Result<CUcontext, cudaError_t> {
 fn was_released(ctx: CUcontext) -> bool {
     DEVICES.get().is_some_and(|slots| {
         slots.iter().any(|s| {
-            s.released.load(Ordering::Relaxed) == ctx && s.primary.load(Ordering::Acquire) != ctx
+            s.released.load(Ordering::Relaxed) == ctx.as_raw()
+                && s.primary.load(Ordering::Acquire) != ctx.as_raw()
         })
     })
 }
@@ -220,7 +221,8 @@ fn was_released(ctx: CUcontext) -> bool {
 fn is_runtime_primary(ctx: CUcontext) -> bool {
     DEVICES.get().is_some_and(|slots| {
         slots.iter().any(|s| {
-            s.primary.load(Ordering::Acquire) == ctx || s.released.load(Ordering::Relaxed) == ctx
+            s.primary.load(Ordering::Acquire) == ctx.as_raw()
+                || s.released.load(Ordering::Relaxed) == ctx.as_raw()
         })
     })
 }
@@ -230,15 +232,15 @@ fn primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
     let slot = slot(dev)?;
     let ctx = slot.primary.load(Ordering::Acquire);
     if !ctx.is_null() {
-        return Ok(ctx);
+        return Ok(CUcontext::from(ctx));
     }
     let _guard = slot.lock.lock();
     let ctx = slot.primary.load(Ordering::Acquire);
     if !ctx.is_null() {
-        return Ok(ctx);
+        return Ok(CUcontext::from(ctx));
     }
     let span = trace::start();
-    let mut ctx: CUcontext = std::ptr::null_mut();
+    let mut ctx = CUcontext::null();
     drv.cuDevicePrimaryCtxRetain(&mut ctx, dev)
         .ok()
         .map_err(|e| {
@@ -260,7 +262,7 @@ fn primary(drv: &Driver, dev: c_int) -> Result<CUcontext, cudaError_t> {
         crate::boundary::current_api(),
         trace::thread_label()
     );
-    slot.primary.store(ctx, Ordering::Release);
+    slot.primary.store(ctx.as_raw(), Ordering::Release);
     HAS_CONTEXT.store(true, Ordering::Relaxed);
     if crate::registry::eager() {
         crate::registry::load_all_eagerly();
@@ -307,10 +309,10 @@ pub fn set_device(dev: c_int) -> Result<(), cudaError_t> {
     let drv = driver::get()?;
     let slot = slot(dev)?;
     DEVICE.with(|d| d.set(dev));
-    let mut cur: CUcontext = std::ptr::null_mut();
+    let mut cur = CUcontext::null();
     drv.cuCtxGetCurrent(&mut cur).ok()?;
     let p = slot.primary.load(Ordering::Acquire);
-    if !p.is_null() && cur == p {
+    if !p.is_null() && cur == CUcontext::from(p) {
         return Ok(());
     }
     bind_device(drv, dev)
@@ -341,7 +343,7 @@ fn primary_device_of(drv: &Driver, ctx: CUcontext) -> Option<c_int> {
     if active == 0 {
         return None;
     }
-    let mut p: CUcontext = std::ptr::null_mut();
+    let mut p = CUcontext::null();
     drv.cuDevicePrimaryCtxRetain(&mut p, dev).ok().ok()?;
     let _ = drv.cuDevicePrimaryCtxRelease(dev);
     (p == ctx).then_some(dev)
@@ -354,11 +356,11 @@ fn primary_device_of(drv: &Driver, ctx: CUcontext) -> Option<c_int> {
 /// that context is dropped (documented; we keep none) and nothing is reset.
 pub fn reset_device() -> Result<(), cudaError_t> {
     let drv = driver::get()?;
-    let mut cur: CUcontext = std::ptr::null_mut();
+    let mut cur = CUcontext::null();
     let _ = drv.cuCtxGetCurrent(&mut cur);
     if ANY_RESET.load(Ordering::Relaxed) && was_released(cur) {
         // A handle an earlier reset released: as good as none.
-        cur = std::ptr::null_mut();
+        cur = CUcontext::null();
     }
     let mut dev = current_device();
     if !cur.is_null() && !is_runtime_primary(cur) {
@@ -387,8 +389,8 @@ pub fn reset_device() -> Result<(), cudaError_t> {
         );
         return Ok(());
     }
-    if cur == ctx || ctx.is_null() {
-        let _ = drv.cuCtxSynchronize(std::ptr::null_mut());
+    if cur == CUcontext::from(ctx) || ctx.is_null() {
+        let _ = drv.cuCtxSynchronize(CUcontext::null());
     }
     crate::registry::before_context_reset(ctx);
     if !ctx.is_null() {
@@ -399,7 +401,7 @@ pub fn reset_device() -> Result<(), cudaError_t> {
         // must happen regardless, so the release's status is not an answer.
         let _ = drv.cuDevicePrimaryCtxRelease(dev);
     } else if !cur.is_null() {
-        handles::die_with(cur);
+        handles::die_with(cur.as_raw());
     }
     let r = drv.cuDevicePrimaryCtxReset(dev);
     // The thread keeps its current handle (now released): the next call
@@ -433,7 +435,7 @@ pub fn primary_taken_away() -> bool {
     let Ok(drv) = driver::get() else {
         return false;
     };
-    let mut cur: CUcontext = std::ptr::null_mut();
+    let mut cur = CUcontext::null();
     if drv.cuCtxGetCurrent(&mut cur).ok().is_err() || cur.is_null() {
         return false;
     }
@@ -441,7 +443,7 @@ pub fn primary_taken_away() -> bool {
         return false;
     };
     for (dev, slot) in slots.iter().enumerate() {
-        if slot.primary.load(Ordering::Acquire) != cur {
+        if slot.primary.load(Ordering::Acquire) != cur.as_raw() {
             continue;
         }
         let (mut flags, mut active) = (0, 0);
@@ -457,7 +459,7 @@ pub fn primary_taken_away() -> bool {
         if slot
             .primary
             .compare_exchange(
-                cur,
+                cur.as_raw(),
                 std::ptr::null_mut(),
                 Ordering::AcqRel,
                 Ordering::Acquire,
@@ -466,9 +468,9 @@ pub fn primary_taken_away() -> bool {
         {
             return true; // another thread saw it first
         }
-        slot.released.store(cur, Ordering::Relaxed);
+        slot.released.store(cur.as_raw(), Ordering::Relaxed);
         ANY_RESET.store(true, Ordering::Relaxed);
-        handles::die_with(cur);
+        handles::die_with(cur.as_raw());
         trace::event!(
             "context",
             "primary context taken away",
@@ -485,9 +487,9 @@ pub fn handle_created(handle: *mut std::ffi::c_void, kind: handles::Kind) {
     let Some(drv) = driver::loaded() else {
         return;
     };
-    let mut cur: CUcontext = std::ptr::null_mut();
+    let mut cur = CUcontext::null();
     let _ = drv.cuCtxGetCurrent(&mut cur);
-    handles::made_in(handle, kind, cur);
+    handles::made_in(handle, kind, cur.as_raw());
 }
 
 /// For the event room: an event whose context a reset destroyed answers
@@ -584,7 +586,7 @@ fn apply_flags(drv: &Driver, dev: c_int, flags: c_uint) -> Result<(), cudaError_
 pub fn set_device_flags(flags: c_uint) -> Result<(), cudaError_t> {
     check_flags(flags)?;
     let drv = driver::get()?;
-    let mut cur: CUcontext = std::ptr::null_mut();
+    let mut cur = CUcontext::null();
     let _ = drv.cuCtxGetCurrent(&mut cur);
     if !cur.is_null() && !is_runtime_primary(cur) && primary_device_of(drv, cur).is_none() {
         return Err(cudaError_t::cudaErrorIncompatibleDriverContext);
@@ -599,7 +601,7 @@ pub fn set_device_flags(flags: c_uint) -> Result<(), cudaError_t> {
 /// `cudaDeviceMapHost`, which primary contexts always have.
 pub fn get_device_flags() -> Result<c_uint, cudaError_t> {
     let drv = driver::get()?;
-    let mut cur: CUcontext = std::ptr::null_mut();
+    let mut cur = CUcontext::null();
     let _ = drv.cuCtxGetCurrent(&mut cur);
     if !cur.is_null() && !is_runtime_primary(cur) && primary_device_of(drv, cur).is_none() {
         let mut flags: c_uint = 0;
@@ -706,7 +708,7 @@ pub fn choose_device(out: Out<c_int>, prop: In<cudaDeviceProp>) -> Result<(), cu
 
 /// `cudaDeviceSynchronize`.
 pub fn synchronize() -> Result<(), cudaError_t> {
-    driver::get()?.cuCtxSynchronize(std::ptr::null_mut()).ok()
+    driver::get()?.cuCtxSynchronize(CUcontext::null()).ok()
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::abi::{
 };
 use crate::boundary::{In, Out};
 use crate::context;
-use crate::driver::{self, device::DeviceApi, Driver};
+use crate::driver::{self, device::DeviceApi, CUasyncCallbackHandle, Driver};
 use crate::handles::{self, Kind};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
@@ -69,11 +69,7 @@ pub fn properties(out: Out<cudaDeviceProp>, dev: c_int) -> Result<(), cudaError_
     let mut p = cudaDeviceProp::default();
     drv.cuDeviceGetName(p.name.as_mut_ptr(), p.name.len() as c_int, dev)
         .ok()?;
-    let mut uuid = [0u8; 16];
-    drv.cuDeviceGetUuid(&mut uuid, dev).ok()?;
-    for (d, s) in p.uuid.bytes.iter_mut().zip(uuid) {
-        *d = s as c_char;
-    }
+    drv.cuDeviceGetUuid(&mut p.uuid, dev).ok()?;
     // LUIDs exist on Windows only; elsewhere the fields stay zero.
     let mut mask = 0u32;
     if drv.cuDeviceGetLuid(p.luid.as_mut_ptr(), &mut mask, dev) == driver::CUresult::SUCCESS {
@@ -377,7 +373,7 @@ pub fn get_shared_mem_config(out: Out<cudaSharedMemConfig>) -> Result<(), cudaEr
         driver::CUresult::ERROR_NOT_FOUND => {
             out.write(cudaSharedMemConfig::cudaSharedMemBankSizeFourByte)
         }
-        r => Err(r.to_runtime()),
+        r => Err(crate::boundary::driver_failed(r)),
     }
 }
 
@@ -403,7 +399,7 @@ pub fn texture_1d_linear_max_width(
     out.check()?;
     let desc = desc.read()?;
     context::check_device(dev)?;
-    let crate::array::Format { format, channels } = crate::array::driver_format(&desc)?;
+    let crate::copy::elements::Format { format, channels } = crate::array::driver_format(&desc)?;
     let mut width = 0usize;
     device_api()?
         .cuDeviceGetTexture1DLinearMaxWidth(&mut width, format, channels, dev)
@@ -441,12 +437,12 @@ pub fn register_async_notification(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     context::check_device(dev)?;
-    let mut handle: cudaAsyncCallbackHandle_t = std::ptr::null_mut();
+    let mut handle = CUasyncCallbackHandle::null();
     device_api()?
         .cuDeviceRegisterAsyncNotification(dev, callback, user_data, &mut handle)
         .ok()?;
-    handles::made(handle.cast(), Kind::AsyncCallback);
-    out.write(handle)
+    handles::made(handle.as_raw(), Kind::AsyncCallback);
+    out.write(handle.as_raw())
 }
 
 /// `cudaDeviceUnregisterAsyncNotification`.
@@ -468,7 +464,7 @@ pub fn unregister_async_notification(
         cudaError_t::cudaErrorInvalidValue,
     )?;
     device_api()?
-        .cuDeviceUnregisterAsyncNotification(dev, handle)
+        .cuDeviceUnregisterAsyncNotification(dev, CUasyncCallbackHandle::from(handle))
         .ok()?;
     handles::gone(handle.cast(), Kind::AsyncCallback);
     Ok(())

@@ -390,9 +390,8 @@ pub fn explain_load_failed(
         "the kernels registered by {origin} could not be loaded on device {dev}, an {smtext}. \
          Its fatbin holds: {held}. "
     );
-    match (e.0, sm) {
-        // cudaErrorUnsupportedPtxVersion / cudaErrorJitCompilerNotFound etc.
-        (222, _) => {
+    match (e, sm) {
+        (cudaError_t::cudaErrorUnsupportedPtxVersion, _) => {
             let newest = entries
                 .into_iter()
                 .flatten()
@@ -700,8 +699,30 @@ pub fn explain_unknown_symbol(addr: usize, nearest: Option<(String, usize, usize
 /// returns the fault until `cudaDeviceReset`.
 pub fn is_fault(e: cudaError_t) -> bool {
     matches!(
-        e.0,
-        214 | 700 | 702 | 710 | 714 | 715 | 716 | 717 | 718 | 719 | 720
+        e,
+        cudaError_t::cudaErrorECCUncorrectable
+            | cudaError_t::cudaErrorIllegalAddress
+            | cudaError_t::cudaErrorLaunchTimeout
+            | cudaError_t::cudaErrorAssert
+            | cudaError_t::cudaErrorHardwareStackError
+            | cudaError_t::cudaErrorIllegalInstruction
+            | cudaError_t::cudaErrorMisalignedAddress
+            | cudaError_t::cudaErrorInvalidAddressSpace
+            | cudaError_t::cudaErrorInvalidPc
+            | cudaError_t::cudaErrorLaunchFailure
+            | cudaError_t::cudaErrorCooperativeLaunchTooLarge
+    )
+}
+
+/// Whether the driver refused a fatbin's image: none for the device, an
+/// invalid image, PTX it could not compile or PTX too new for it.
+pub fn is_image_refusal(e: cudaError_t) -> bool {
+    matches!(
+        e,
+        cudaError_t::cudaErrorInvalidKernelImage
+            | cudaError_t::cudaErrorNoKernelImageForDevice
+            | cudaError_t::cudaErrorInvalidPtx
+            | cudaError_t::cudaErrorUnsupportedPtxVersion
     )
 }
 

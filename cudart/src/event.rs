@@ -11,6 +11,7 @@ use crate::abi::{cudaError_t, cudaEvent_t, cudaIpcEventHandle_t, cudaStream_t};
 use crate::boundary::Out;
 use crate::driver;
 use crate::driver::stream::StreamApi;
+use crate::driver::CUevent;
 use crate::launch::driver_stream;
 use std::ffi::{c_uint, c_void};
 
@@ -22,10 +23,10 @@ pub fn create(out: Out<cudaEvent_t>, flags: c_uint) -> Result<(), cudaError_t> {
     if flags & !0x7 != 0 || (flags & 0x4 != 0 && flags & 0x2 == 0) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let mut e = std::ptr::null_mut();
+    let mut e = CUevent::null();
     driver::get()?.cuEventCreate(&mut e, flags).ok()?;
-    crate::context::handle_created(e.cast(), crate::handles::Kind::Event);
-    out.write(e)
+    crate::context::handle_created(e.as_raw(), crate::handles::Kind::Event);
+    out.write(e.as_raw())
 }
 
 /// `cudaEventDestroy`.
@@ -34,7 +35,7 @@ pub fn destroy(event: cudaEvent_t) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     crate::context::check_event(event.cast())?;
-    driver::get()?.cuEventDestroy(event).ok()?;
+    driver::get()?.cuEventDestroy(CUevent::from(event)).ok()?;
     crate::handles::gone(event.cast(), crate::handles::Kind::Event);
     Ok(())
 }
@@ -50,7 +51,7 @@ pub fn record(
     }
     crate::context::check_event(event.cast())?;
     driver::get()?
-        .cuEventRecord(event, driver_stream(stream, per_thread)?)
+        .cuEventRecord(CUevent::from(event), driver_stream(stream, per_thread)?)
         .ok()
 }
 
@@ -66,7 +67,11 @@ pub fn record_with_flags(
     }
     crate::context::check_event(event.cast())?;
     driver::get()?
-        .cuEventRecordWithFlags(event, driver_stream(stream, per_thread)?, flags)
+        .cuEventRecordWithFlags(
+            CUevent::from(event),
+            driver_stream(stream, per_thread)?,
+            flags,
+        )
         .ok()
 }
 
@@ -76,7 +81,7 @@ pub fn query(event: cudaEvent_t) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     crate::context::check_event(event.cast())?;
-    driver::get()?.cuEventQuery(event).ok()
+    driver::get()?.cuEventQuery(CUevent::from(event)).ok()
 }
 
 /// `cudaEventSynchronize`.
@@ -85,7 +90,7 @@ pub fn synchronize(event: cudaEvent_t) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     crate::context::check_event(event.cast())?;
-    driver::get()?.cuEventSynchronize(event).ok()
+    driver::get()?.cuEventSynchronize(CUevent::from(event)).ok()
 }
 
 /// `cudaEventElapsedTime`.
@@ -102,7 +107,7 @@ pub fn elapsed_time(
     crate::context::check_event(end.cast())?;
     let mut ms = 0f32;
     driver::get()?
-        .cuEventElapsedTime(&mut ms, start, end)
+        .cuEventElapsedTime(&mut ms, CUevent::from(start), CUevent::from(end))
         .ok()?;
     out.write(ms)
 }
@@ -124,7 +129,7 @@ pub fn ipc_get_handle(
     crate::context::check_event(event.cast())?;
     let mut h = cudaIpcEventHandle_t::default();
     driver::family::<StreamApi>(false)?
-        .cuIpcGetEventHandle(&mut h, event)
+        .cuIpcGetEventHandle(&mut h, CUevent::from(event))
         .ok()?;
     out.check()?;
     out.write(h)
@@ -137,11 +142,11 @@ pub fn ipc_open_handle(
     handle: cudaIpcEventHandle_t,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let mut e = std::ptr::null_mut();
+    let mut e = CUevent::null();
     driver::family::<StreamApi>(false)?
         .cuIpcOpenEventHandle(&mut e, handle)
         .ok()?;
-    out.write(e)
+    out.write(e.as_raw())
 }
 
 /// `cudaEventCreateFromEGLSync`: the driver's `cuEventCreateFromEGLSync`
@@ -152,9 +157,9 @@ pub fn create_from_egl_sync(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let mut e = std::ptr::null_mut();
+    let mut e = CUevent::null();
     driver::family::<StreamApi>(false)?
         .cuEventCreateFromEGLSync(&mut e, sync, flags)
         .ok()?;
-    out.write(e)
+    out.write(e.as_raw())
 }

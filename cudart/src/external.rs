@@ -18,10 +18,11 @@ use crate::abi::{
     cudaMipmappedArray_t, cudaStream_t,
 };
 use crate::boundary::{In, Out};
-use crate::driver::interop::{
-    InteropApi, CUDA_ARRAY3D_DESCRIPTOR, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
+use crate::driver::interop::InteropApi;
+use crate::driver::{
+    self, CUdeviceptr, CUexternalMemory, CUexternalSemaphore, CUmipmappedArray,
+    CUDA_ARRAY3D_DESCRIPTOR, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
 };
-use crate::driver::{self, CUdeviceptr};
 use crate::handles::{self, Kind};
 use crate::launch::driver_stream;
 use std::ffi::{c_uint, c_void};
@@ -46,10 +47,10 @@ pub fn import_memory(
     if !known.contains(&desc.type_.0) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let mut mem: cudaExternalMemory_t = std::ptr::null_mut();
+    let mut mem = CUexternalMemory::null();
     api(false)?.cuImportExternalMemory(&mut mem, &desc).ok()?;
-    handles::made(mem.cast(), Kind::ExternalMemory);
-    out.write(mem)
+    handles::made(mem.as_raw(), Kind::ExternalMemory);
+    out.write(mem.as_raw())
 }
 
 /// `cudaExternalMemoryGetMappedBuffer`.
@@ -63,7 +64,7 @@ pub fn mapped_buffer(
     let mut dptr: CUdeviceptr = 0;
     handles::check_or(mem.cast(), Kind::ExternalMemory, INVALID)?;
     api(false)?
-        .cuExternalMemoryGetMappedBuffer(&mut dptr, mem, &desc)
+        .cuExternalMemoryGetMappedBuffer(&mut dptr, CUexternalMemory::from(mem), &desc)
         .ok()?;
     out.write(dptr as *mut c_void)
 }
@@ -79,7 +80,8 @@ pub fn mapped_mipmapped_array(
     // The descriptor's format first, then the out-pointer (NVIDIA's order
     // in the NULL sweep on the H200).
     let desc = desc.read()?;
-    let crate::array::Format { format, channels } = crate::array::driver_format(&desc.formatDesc)?;
+    let crate::copy::elements::Format { format, channels } =
+        crate::array::driver_format(&desc.formatDesc)?;
     out.check()?;
     let driver_desc = CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
         offset: desc.offset,
@@ -94,13 +96,17 @@ pub fn mapped_mipmapped_array(
         numLevels: desc.numLevels,
         reserved: [0; 16],
     };
-    let mut mipmap: cudaMipmappedArray_t = std::ptr::null_mut();
+    let mut mipmap = CUmipmappedArray::null();
     handles::check_or(mem.cast(), Kind::ExternalMemory, INVALID)?;
     api(false)?
-        .cuExternalMemoryGetMappedMipmappedArray(&mut mipmap, mem, &driver_desc)
+        .cuExternalMemoryGetMappedMipmappedArray(
+            &mut mipmap,
+            CUexternalMemory::from(mem),
+            &driver_desc,
+        )
         .ok()?;
-    handles::forget(mipmap.cast());
-    out.write(mipmap)
+    handles::forget(mipmap.as_raw());
+    out.write(mipmap.as_raw())
 }
 
 /// `cudaDestroyExternalMemory`. One destroyed already, or a live object
@@ -108,7 +114,9 @@ pub fn mapped_mipmapped_array(
 /// one under NVIDIA's runtime on the H200).
 pub fn destroy_memory(mem: cudaExternalMemory_t) -> Result<(), cudaError_t> {
     handles::check_or(mem.cast(), Kind::ExternalMemory, INVALID)?;
-    api(false)?.cuDestroyExternalMemory(mem).ok()?;
+    api(false)?
+        .cuDestroyExternalMemory(CUexternalMemory::from(mem))
+        .ok()?;
     handles::gone(mem.cast(), Kind::ExternalMemory);
     Ok(())
 }
@@ -125,12 +133,12 @@ pub fn import_semaphore(
     if !known.contains(&desc.type_.0) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let mut sem: cudaExternalSemaphore_t = std::ptr::null_mut();
+    let mut sem = CUexternalSemaphore::null();
     api(false)?
         .cuImportExternalSemaphore(&mut sem, &desc)
         .ok()?;
-    handles::made(sem.cast(), Kind::ExternalSemaphore);
-    out.write(sem)
+    handles::made(sem.as_raw(), Kind::ExternalSemaphore);
+    out.write(sem.as_raw())
 }
 
 /// Arrays of `count` semaphores and parameters must both be there.
@@ -175,7 +183,7 @@ pub fn signal_semaphores(
     let stream = driver_stream(stream, per_thread)?;
     semaphore_handles(sems, count)?;
     api(per_thread)?
-        .cuSignalExternalSemaphoresAsync(sems, params, count, stream)
+        .cuSignalExternalSemaphoresAsync(sems.cast(), params, count, stream)
         .ok()
 }
 
@@ -191,14 +199,16 @@ pub fn wait_semaphores(
     let stream = driver_stream(stream, per_thread)?;
     semaphore_handles(sems, count)?;
     api(per_thread)?
-        .cuWaitExternalSemaphoresAsync(sems, params, count, stream)
+        .cuWaitExternalSemaphoresAsync(sems.cast(), params, count, stream)
         .ok()
 }
 
 /// `cudaDestroyExternalSemaphore`, refusing what [`destroy_memory`] does.
 pub fn destroy_semaphore(sem: cudaExternalSemaphore_t) -> Result<(), cudaError_t> {
     handles::check_or(sem.cast(), Kind::ExternalSemaphore, INVALID)?;
-    api(false)?.cuDestroyExternalSemaphore(sem).ok()?;
+    api(false)?
+        .cuDestroyExternalSemaphore(CUexternalSemaphore::from(sem))
+        .ok()?;
     handles::gone(sem.cast(), Kind::ExternalSemaphore);
     Ok(())
 }

@@ -32,8 +32,8 @@ use crate::abi::{
 };
 use crate::boundary::Out;
 use crate::context;
-use crate::driver::interop::{CUeglFrame, InteropApi};
-use crate::driver::{self, CUdeviceptr, CUstream};
+use crate::driver::interop::InteropApi;
+use crate::driver::{self, CUdeviceptr, CUeglFrame, CUgraphicsResource, CUstream};
 use std::ffi::{c_int, c_uint, c_void};
 
 fn api() -> Result<&'static InteropApi, cudaError_t> {
@@ -47,9 +47,9 @@ fn api() -> Result<&'static InteropApi, cudaError_t> {
 /// graphics resource: refused before the driver reads it (it crashed on
 /// one under NVIDIA's runtime on the H200). Resources are not recorded:
 /// the many registration calls hand them out through the driver.
-fn resource(r: cudaGraphicsResource_t) -> Result<cudaGraphicsResource_t, cudaError_t> {
+fn resource(r: cudaGraphicsResource_t) -> Result<CUgraphicsResource, cudaError_t> {
     crate::handles::check(r.cast(), crate::handles::Kind::GraphicsResource)?;
-    Ok(r)
+    Ok(CUgraphicsResource::from(r))
 }
 
 /// `cudaGraphicsUnregisterResource`.
@@ -85,7 +85,9 @@ pub fn map_resources(
 ) -> Result<(), cudaError_t> {
     let count = resource_count(count, resources)?;
     let stream = crate::launch::driver_stream(stream, false)?;
-    api()?.cuGraphicsMapResources(count, resources, stream).ok()
+    api()?
+        .cuGraphicsMapResources(count, resources.cast(), stream)
+        .ok()
 }
 
 /// `cudaGraphicsUnmapResources`.
@@ -97,7 +99,7 @@ pub fn unmap_resources(
     let count = resource_count(count, resources)?;
     let stream = crate::launch::driver_stream(stream, false)?;
     api()?
-        .cuGraphicsUnmapResources(count, resources, stream)
+        .cuGraphicsUnmapResources(count, resources.cast(), stream)
         .ok()
 }
 
@@ -129,7 +131,7 @@ pub fn sub_resource_mapped_array(
     level: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsSubResourceGetMappedArray(array, resource(r)?, index, level)
+        .cuGraphicsSubResourceGetMappedArray(array.cast(), resource(r)?, index, level)
         .ok()?;
     forget_written(array.cast());
     Ok(())
@@ -149,7 +151,7 @@ pub fn mapped_mipmapped_array(
     r: cudaGraphicsResource_t,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsResourceGetMappedMipmappedArray(mipmap, resource(r)?)
+        .cuGraphicsResourceGetMappedMipmappedArray(mipmap.cast(), resource(r)?)
         .ok()?;
     forget_written(mipmap.cast());
     Ok(())
@@ -175,7 +177,7 @@ pub fn gl_register_buffer(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsGLRegisterBuffer(resource, buffer, flags)
+        .cuGraphicsGLRegisterBuffer(resource.cast(), buffer, flags)
         .ok()
 }
 
@@ -187,7 +189,7 @@ pub fn gl_register_image(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsGLRegisterImage(resource, image, target, flags)
+        .cuGraphicsGLRegisterImage(resource.cast(), image, target, flags)
         .ok()
 }
 
@@ -282,7 +284,7 @@ pub fn vdpau_get_device(
     get_proc_address: *mut c_void,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuVDPAUGetDevice(device, vdp_device, get_proc_address)
+        .cuVDPAUGetDevice(device, vdp_device, get_proc_address.cast())
         .ok()
 }
 
@@ -305,7 +307,7 @@ pub fn vdpau_register_video_surface(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsVDPAURegisterVideoSurface(resource, surface, flags)
+        .cuGraphicsVDPAURegisterVideoSurface(resource.cast(), surface, flags)
         .ok()
 }
 
@@ -316,7 +318,7 @@ pub fn vdpau_register_output_surface(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsVDPAURegisterOutputSurface(resource, surface, flags)
+        .cuGraphicsVDPAURegisterOutputSurface(resource.cast(), surface, flags)
         .ok()
 }
 
@@ -330,7 +332,7 @@ pub fn egl_register_image(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuGraphicsEGLRegisterImage(resource, image, flags)
+        .cuGraphicsEGLRegisterImage(resource.cast(), image, flags)
         .ok()
 }
 
@@ -342,15 +344,15 @@ pub fn egl_consumer_connect(
 ) -> Result<(), cudaError_t> {
     let api = api()?;
     match flags {
-        None => api.cuEGLStreamConsumerConnect(conn, stream),
-        Some(f) => api.cuEGLStreamConsumerConnectWithFlags(conn, stream, f),
+        None => api.cuEGLStreamConsumerConnect(conn.cast(), stream),
+        Some(f) => api.cuEGLStreamConsumerConnectWithFlags(conn.cast(), stream, f),
     }
     .ok()
 }
 
 /// `cudaEGLStreamConsumerDisconnect`.
 pub fn egl_consumer_disconnect(conn: *mut cudaEglStreamConnection) -> Result<(), cudaError_t> {
-    api()?.cuEGLStreamConsumerDisconnect(conn).ok()
+    api()?.cuEGLStreamConsumerDisconnect(conn.cast()).ok()
 }
 
 /// `cudaEGLStreamConsumerAcquireFrame`.
@@ -361,7 +363,7 @@ pub fn egl_consumer_acquire_frame(
     timeout: c_uint,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuEGLStreamConsumerAcquireFrame(conn, resource, stream.cast::<CUstream>(), timeout)
+        .cuEGLStreamConsumerAcquireFrame(conn.cast(), resource.cast(), stream.cast(), timeout)
         .ok()
 }
 
@@ -372,7 +374,7 @@ pub fn egl_consumer_release_frame(
     stream: *mut cudaStream_t,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuEGLStreamConsumerReleaseFrame(conn, resource, stream.cast::<CUstream>())
+        .cuEGLStreamConsumerReleaseFrame(conn.cast(), resource.into(), stream.cast())
         .ok()
 }
 
@@ -384,13 +386,13 @@ pub fn egl_producer_connect(
     height: i32,
 ) -> Result<(), cudaError_t> {
     api()?
-        .cuEGLStreamProducerConnect(conn, stream, width, height)
+        .cuEGLStreamProducerConnect(conn.cast(), stream, width, height)
         .ok()
 }
 
 /// `cudaEGLStreamProducerDisconnect`.
 pub fn egl_producer_disconnect(conn: *mut cudaEglStreamConnection) -> Result<(), cudaError_t> {
-    api()?.cuEGLStreamProducerDisconnect(conn).ok()
+    api()?.cuEGLStreamProducerDisconnect(conn.cast()).ok()
 }
 
 /// `cudaEGLStreamProducerPresentFrame`: the frame in the driver's layout.
@@ -401,7 +403,7 @@ pub fn egl_producer_present_frame(
 ) -> Result<(), cudaError_t> {
     let frame = frame_to_driver(&frame)?;
     api()?
-        .cuEGLStreamProducerPresentFrame(conn, frame, stream.cast::<CUstream>())
+        .cuEGLStreamProducerPresentFrame(conn.cast(), frame, stream.cast::<CUstream>())
         .ok()
 }
 
@@ -417,7 +419,7 @@ pub fn egl_producer_return_frame(
     // cudaErrorInvalidResourceHandle).
     let mut frame = CUeglFrame::default();
     api()?
-        .cuEGLStreamProducerReturnFrame(conn, &mut frame, stream.cast::<CUstream>())
+        .cuEGLStreamProducerReturnFrame(conn.cast(), &mut frame, stream.cast::<CUstream>())
         .ok()?;
     out.check()?;
     out.write(frame_from_driver(&frame)?)
@@ -520,7 +522,7 @@ fn frame_to_driver(f: &cudaEglFrame) -> Result<CUeglFrame, cudaError_t> {
     let kind = frame_type(f.frameType)?;
     let planes = plane_count(f.planeCount)?;
     let first = &f.planeDesc[0];
-    let crate::array::Format { format, channels } =
+    let crate::copy::elements::Format { format, channels } =
         crate::array::driver_format(&first.channelDesc)?;
     let mut d = CUeglFrame {
         width: first.width,
@@ -547,7 +549,7 @@ fn frame_from_driver(d: &CUeglFrame) -> Result<cudaEglFrame, cudaError_t> {
     }
     let kind = frame_type(d.frameType)?;
     let planes = plane_count(d.planeCount)?;
-    let channel_desc = crate::array::channel_desc(crate::array::Format {
+    let channel_desc = crate::array::channel_desc(crate::copy::elements::Format {
         format: d.cuFormat,
         channels: d.numChannels,
     })?;

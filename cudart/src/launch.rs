@@ -4,7 +4,7 @@
 
 use crate::abi::{cudaError_t, cudaFuncAttributes, cudaLaunchConfig_t, cudaStream_t, dim3};
 use crate::boundary::{In, Out};
-use crate::driver::{self, CUkernel, CUstream};
+use crate::driver::{self, CUfunction, CUkernel, CUlaunchConfig, CUstream};
 use crate::registry;
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_uint, c_void};
@@ -114,7 +114,7 @@ fn unchecked_driver_stream(stream: cudaStream_t, per_thread: bool) -> CUstream {
     if per_thread && stream.is_null() {
         driver::CU_STREAM_PER_THREAD
     } else {
-        stream
+        CUstream::from(stream)
     }
 }
 
@@ -125,7 +125,7 @@ fn unchecked_driver_stream(stream: cudaStream_t, per_thread: bool) -> CUstream {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn launch_kernel(
-    k: CUkernel,
+    f: CUfunction,
     grid: dim3,
     block: dim3,
     args: *mut *mut c_void,
@@ -136,7 +136,7 @@ fn launch_kernel(
     let shared = c_uint::try_from(shared).map_err(|_| cudaError_t::cudaErrorInvalidValue)?;
     driver::get()?
         .cuLaunchKernel(
-            k,
+            f,
             grid.x,
             grid.y,
             grid.z,
@@ -156,13 +156,13 @@ fn launch_kernel(
 /// stub) in the context `ctx` from [`crate::context::ensure_id`] (the
 /// context step of every launch: the current context, or the primary
 /// context bound lazily): the kernel's function there
-/// ([`registry::launch_function`]); the kernel handle where the driver
-/// gives no context id.
+/// ([`registry::launch_function`]); the kernel handle in the function's
+/// place where the driver gives no context id.
 #[inline(always)]
-fn launch_target(func: *const c_void, ctx: Option<u64>) -> Result<CUkernel, cudaError_t> {
+fn launch_target(func: *const c_void, ctx: Option<u64>) -> Result<CUfunction, cudaError_t> {
     match ctx {
         Some(ctx) => registry::launch_function(func, ctx),
-        None => registry::launch_handle(func),
+        None => registry::launch_handle(func).map(CUfunction::of_kernel),
     }
 }
 
@@ -184,10 +184,10 @@ pub fn launch(
     let ctx = crate::context::ensure_id()?;
     // A stream that died with a reset context never reaches the driver.
     crate::context::check_stream(stream)?;
-    let k = launch_target(func, ctx)
-        .inspect_err(|&e| explain_failure(func, std::ptr::null_mut(), grid, block, shared, e))?;
-    launch_kernel(k, grid, block, args, shared, stream, per_thread)
-        .inspect_err(|&e| explain_failure(func, k, grid, block, shared, e))
+    let f = launch_target(func, ctx)
+        .inspect_err(|&e| explain_failure(func, CUfunction::null(), grid, block, shared, e))?;
+    launch_kernel(f, grid, block, args, shared, stream, per_thread)
+        .inspect_err(|&e| explain_failure(func, f, grid, block, shared, e))
 }
 
 /// With `CUDART_DIAGNOSTICS` on, says why a launch failed (the error path
@@ -197,7 +197,7 @@ pub fn launch(
 #[inline(never)]
 fn explain_failure(
     func: *const c_void,
-    k: CUkernel,
+    f: CUfunction,
     grid: dim3,
     block: dim3,
     shared: usize,
@@ -208,23 +208,30 @@ fn explain_failure(
     }
     // `func` is a host stub, or the kernel handle nvcc's stubs pass.
     let kernel = registry::kernel_for_stub(func).or_else(|| {
-        registry::stub_for_kernel(func as CUkernel).and_then(|s| registry::kernel_for_stub(s))
+        let handle = CUfunction::of_kernel(CUkernel::from(func.cast_mut()));
+        registry::stub_for_kernel(handle).and_then(|s| registry::kernel_for_stub(s))
     });
-    match (&kernel, e.0) {
+    match (&kernel, e) {
         // An image the driver refused when the launch itself loaded it.
-        (Some(k), 200 | 209 | 218 | 222) => k.explain_load_failure(e),
-        (None, 200 | 209 | 218 | 222) => {}
+        (Some(k), _) if crate::diagnose::is_image_refusal(e) => k.explain_load_failure(e),
+        (None, _) if crate::diagnose::is_image_refusal(e) => {}
         // No driver, or it is gone: explained where that was found.
-        (_, 35 | 3 | 4 | 46) => {}
+        (
+            _,
+            cudaError_t::cudaErrorInsufficientDriver
+            | cudaError_t::cudaErrorInitializationError
+            | cudaError_t::cudaErrorCudartUnloading
+            | cudaError_t::cudaErrorDevicesUnavailable,
+        ) => {}
         (None, _)
-            if k.is_null()
+            if f.is_null()
                 || e == cudaError_t::cudaErrorInvalidDeviceFunction
                 || e == cudaError_t::cudaErrorInvalidResourceHandle =>
         {
             crate::diagnose::unknown_function(func, &registry::unloaded_origins())
         }
         _ => crate::diagnose::launch_failed(
-            registry::kernel_of_launched(k),
+            registry::kernel_of_launched(f),
             kernel.as_ref().map(|k| k.name()),
             grid,
             block,
@@ -247,7 +254,7 @@ pub fn get_kernel_for_stub(out: Out<*mut c_void>, stub: *const c_void) -> Result
         // Not recorded in the handle table (cudaGetKernel's are): every
         // launch site of a program passes here once, and thousands of
         // kernels would crowd the destroyed handles out of it.
-        Ok(k) => out.write(k),
+        Ok(k) => out.write(k.as_raw()),
         Err(e) => {
             out.write(stub as *mut c_void)?;
             Err(e)
@@ -260,8 +267,8 @@ pub fn get_kernel_for_stub(out: Out<*mut c_void>, stub: *const c_void) -> Result
 pub fn get_kernel(out: Out<*mut c_void>, stub: *const c_void) -> Result<(), cudaError_t> {
     out.check()?;
     let k = registry::kernel_of_stub(stub)?;
-    crate::handles::made(k, crate::handles::Kind::Kernel);
-    out.write(k)
+    crate::handles::made(k.as_raw(), crate::handles::Kind::Kernel);
+    out.write(k.as_raw())
 }
 
 /// `cudaGetFuncBySymbol`: the kernel's `CUfunction` in the current context.
@@ -273,12 +280,12 @@ pub fn get_func_by_symbol(out: Out<*mut c_void>, stub: *const c_void) -> Result<
         return Ok(());
     }
     let k = registry::launch_handle(stub)?;
-    let mut f = std::ptr::null_mut();
+    let mut f = CUfunction::null();
     driver::get()?
         .cuKernelGetFunction(&mut f, k)
         .ok()
         .map_err(|_| cudaError_t::cudaErrorInvalidDeviceFunction)?;
-    out.write(f)
+    out.write(f.as_raw())
 }
 
 /// `cudaFuncGetName`: the registered (mangled) name of a host stub, or
@@ -313,24 +320,12 @@ pub fn max_active_blocks(
     }
     let k = registry::launch_handle(func)?;
     let drv = driver::get()?;
-    let mut f = std::ptr::null_mut();
+    let mut f = CUfunction::null();
     drv.cuKernelGetFunction(&mut f, k).ok()?;
     let mut n = 0;
     drv.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&mut n, f, block, smem, flags)
         .ok()?;
     out.write(n)
-}
-
-/// The driver's `CUlaunchConfig`: the runtime's `cudaLaunchConfig_t` with
-/// dimensions spelled out; attribute records share one layout and ids.
-#[repr(C)]
-struct CuLaunchConfig {
-    grid: [c_uint; 3],
-    block: [c_uint; 3],
-    shared: c_uint,
-    stream: CUstream,
-    attrs: *mut c_void,
-    num_attrs: c_uint,
 }
 
 /// `cudaLaunchKernelExC`.
@@ -343,27 +338,44 @@ pub fn launch_ex(
 ) -> Result<(), cudaError_t> {
     let ctx = crate::context::ensure_id()?;
     let c = config.read()?;
+    check_attributes(&c)?;
+    let f = launch_target(func, ctx)?;
+    let cfg = driver_config(&c, per_thread)?;
+    driver::get()?
+        .cuLaunchKernelEx(&cfg, f, args, std::ptr::null_mut())
+        .ok()
+}
+
+/// A launch configuration's attribute records: present if counted.
+#[inline(always)]
+pub(crate) fn check_attributes(c: &cudaLaunchConfig_t) -> Result<(), cudaError_t> {
     if c.numAttrs > 0 && c.attrs.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let k = launch_target(func, ctx)?;
-    let cfg = CuLaunchConfig {
-        grid: [c.gridDim.x, c.gridDim.y, c.gridDim.z],
-        block: [c.blockDim.x, c.blockDim.y, c.blockDim.z],
-        shared: c_uint::try_from(c.dynamicSmemBytes)
+    Ok(())
+}
+
+/// The driver's launch configuration for a runtime one (attribute records
+/// share their layout, so the array is passed as it is); the shared-memory
+/// size must fit the driver's `unsigned`.
+#[inline(always)]
+pub(crate) fn driver_config(
+    c: &cudaLaunchConfig_t,
+    per_thread: bool,
+) -> Result<CUlaunchConfig, cudaError_t> {
+    Ok(CUlaunchConfig {
+        gridDimX: c.gridDim.x,
+        gridDimY: c.gridDim.y,
+        gridDimZ: c.gridDim.z,
+        blockDimX: c.blockDim.x,
+        blockDimY: c.blockDim.y,
+        blockDimZ: c.blockDim.z,
+        sharedMemBytes: c_uint::try_from(c.dynamicSmemBytes)
             .map_err(|_| cudaError_t::cudaErrorInvalidValue)?,
-        stream: driver_stream(c.stream, per_thread)?,
-        attrs: c.attrs.cast(),
-        num_attrs: c.numAttrs,
-    };
-    driver::get()?
-        .cuLaunchKernelEx(
-            &cfg as *const CuLaunchConfig as *const c_void,
-            k,
-            args,
-            std::ptr::null_mut(),
-        )
-        .ok()
+        hStream: driver_stream(c.stream, per_thread)?,
+        attrs: c.attrs,
+        numAttrs: c.numAttrs,
+    })
 }
 
 /// The kernel handle and device for the function-attribute calls.
@@ -474,12 +486,12 @@ mod tests {
         );
         assert_eq!(
             driver_stream(std::ptr::null_mut(), false),
-            Ok(std::ptr::null_mut())
+            Ok(CUstream::null())
         );
         // A stream the runtime never saw must be readable memory.
         static STREAM: u64 = 0;
         let s = std::ptr::addr_of!(STREAM) as cudaStream_t;
-        assert_eq!(driver_stream(s, true), Ok(s));
+        assert_eq!(driver_stream(s, true), Ok(CUstream::from(s)));
         let garbage = 0x1234 as cudaStream_t;
         assert_eq!(
             driver_stream(garbage, false),
@@ -492,6 +504,6 @@ mod tests {
             Err(cudaError_t::cudaErrorInvalidResourceHandle)
         );
         crate::handles::made(s.cast(), crate::handles::Kind::Stream);
-        assert_eq!(driver_stream(s, false), Ok(s));
+        assert_eq!(driver_stream(s, false), Ok(CUstream::from(s)));
     }
 }

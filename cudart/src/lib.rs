@@ -5,7 +5,8 @@
 //! exports; [`boundary`] the wrapper every export goes through; [`abi`] the
 //! C types; [`error`] the last and sticky errors; [`driver`] the driver's
 //! entry points; [`context`] lazy initialization and primary contexts;
-//! [`handles`] the handles the runtime made and destroyed;
+//! [`handles`] the handles the runtime made and destroyed; [`copy`] what
+//! copies are made of (kinds, operands, element sizes);
 //! [`registry`] registered fatbins, kernels and variables with lazy
 //! loading; [`launch`], [`memory`], [`stream`], [`event`], [`device`],
 //! [`graph`], [`array`], [`texture`], [`mempool`], [`ipc`], [`peer`],
@@ -13,11 +14,13 @@
 //! each; [`trace`] the lifecycle trace; [`diagnose`] the failure explanations
 //! (`CUDART_DIAGNOSTICS`).
 
+#[macro_use]
 pub mod abi;
 pub mod addrmap;
 pub mod array;
 pub mod boundary;
 pub mod context;
+pub mod copy;
 pub mod device;
 pub mod diagnose;
 pub mod driver;

@@ -12,7 +12,10 @@ use crate::abi::{
 };
 use crate::boundary::{CStrArg, In, Out};
 use crate::driver::library::LibraryApi;
-use crate::driver::{self, CUresult, CUDA_VERSION};
+use crate::driver::{
+    self, CUkernel, CUlibrary, CUresult, CUDA_VERSION, CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+};
 use crate::handles::{self, Kind};
 use crate::{context, registry};
 use std::ffi::{c_int, c_uint, c_void};
@@ -74,7 +77,7 @@ pub fn load_data(
     }
     jit.check(known_jit_option)?;
     lib.check(known_library_option)?;
-    let mut l = std::ptr::null_mut();
+    let mut l = CUlibrary::null();
     driver::get()?
         .cuLibraryLoadData(
             &mut l,
@@ -88,8 +91,8 @@ pub fn load_data(
         )
         .ok()?;
     log::info!(target: "cudart::lifecycle", "library: cudaLibraryLoadData loaded a library");
-    handles::made(l.cast(), Kind::Library);
-    out.write(l)
+    handles::made(l.as_raw(), Kind::Library);
+    out.write(l.as_raw())
 }
 
 /// `cudaLibraryLoadFromFile`: the same, from a file.
@@ -103,7 +106,7 @@ pub fn load_from_file(
     let name = file.get()?;
     jit.check(known_jit_option)?;
     lib.check(known_library_option)?;
-    let mut l = std::ptr::null_mut();
+    let mut l = CUlibrary::null();
     api()?
         .cuLibraryLoadFromFile(
             &mut l,
@@ -117,21 +120,21 @@ pub fn load_from_file(
         )
         .ok()?;
     log::info!(target: "cudart::lifecycle", "library: cudaLibraryLoadFromFile loaded {}", name.to_string_lossy());
-    handles::made(l.cast(), Kind::Library);
-    out.write(l)
+    handles::made(l.as_raw(), Kind::Library);
+    out.write(l.as_raw())
 }
 
 /// A library the runtime unloaded, or a live kernel passed as a library,
 /// is refused before the driver reads it (it crashed on both under
 /// NVIDIA's runtime on the H200), with `cudaErrorInvalidValue`, NVIDIA's
 /// answer where it did not crash.
-fn library(lib: cudaLibrary_t) -> Result<cudaLibrary_t, cudaError_t> {
+fn library(lib: cudaLibrary_t) -> Result<CUlibrary, cudaError_t> {
     handles::check_or(
         lib.cast(),
         Kind::Library,
         cudaError_t::cudaErrorInvalidValue,
     )?;
-    Ok(lib)
+    Ok(CUlibrary::from(lib))
 }
 
 /// `cudaLibraryUnload`. The library's kernels die with it: they are
@@ -144,16 +147,16 @@ pub fn unload(lib: cudaLibrary_t) -> Result<(), cudaError_t> {
     if let Ok(api) = api() {
         let mut n = 0;
         if api.cuLibraryGetKernelCount(&mut n, lib) == CUresult::SUCCESS && n > 0 {
-            kernels.resize(n as usize, std::ptr::null_mut());
+            kernels.resize(n as usize, CUkernel::null());
             if api.cuLibraryEnumerateKernels(kernels.as_mut_ptr(), n, lib) != CUresult::SUCCESS {
                 kernels.clear();
             }
         }
     }
     drv.cuLibraryUnload(lib).ok()?;
-    handles::gone(lib.cast(), Kind::Library);
+    handles::gone(lib.as_raw(), Kind::Library);
     for k in kernels {
-        handles::gone(k.cast(), Kind::Kernel);
+        handles::gone(k.as_raw(), Kind::Kernel);
     }
     registry::kernels_went_away();
     Ok(())
@@ -168,12 +171,12 @@ pub fn get_kernel(
     out.check()?;
     let name = name.get()?;
     let lib = library(lib)?;
-    let mut k = std::ptr::null_mut();
+    let mut k = CUkernel::null();
     driver::get()?
         .cuLibraryGetKernel(&mut k, lib, name.as_ptr())
         .ok()?;
-    handles::made(k.cast(), Kind::Kernel);
-    out.write(k)
+    handles::made(k.as_raw(), Kind::Kernel);
+    out.write(k.as_raw())
 }
 
 /// `cudaLibraryGetKernelCount`.
@@ -195,7 +198,7 @@ pub fn enumerate_kernels(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     api()?
-        .cuLibraryEnumerateKernels(kernels, n, library(lib)?)
+        .cuLibraryEnumerateKernels(kernels.cast(), n, library(lib)?)
         .ok()
 }
 
@@ -267,15 +270,13 @@ pub fn kernel_set_attribute_for_device(
         .ok()
 }
 
-/// `CU_GET_PROC_ADDRESS_LEGACY_STREAM` / `_PER_THREAD_DEFAULT_STREAM`:
-/// the same bits as `cudaEnableLegacyStream` / `cudaEnablePerThreadDefaultStream`.
-const CU_GET_PROC_ADDRESS_LEGACY_STREAM: u64 = 1;
-const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
-
 /// The driver's search flags for the runtime's: `cudaEnableDefault` means
 /// the per-thread versions for a per-thread-default-stream build (whose
 /// calls arrive at the `_ptsz` export) and the legacy ones otherwise, as
-/// the runtime documents; the two explicit flags are the driver's bits.
+/// the runtime documents; the two explicit flags
+/// (`cudaEnableLegacyStream`, `cudaEnablePerThreadDefaultStream`) are the
+/// driver's bits (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`,
+/// `_PER_THREAD_DEFAULT_STREAM`).
 fn proc_address_flags(flags: u64, per_thread: bool) -> Result<u64, cudaError_t> {
     match flags {
         0 if per_thread => Ok(CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM),
@@ -315,7 +316,7 @@ pub fn driver_entry_point(
     let found = match r {
         CUresult::SUCCESS => true,
         CUresult::ERROR_NOT_FOUND => false,
-        e => return Err(e.to_runtime()),
+        e => return Err(crate::boundary::driver_failed(e)),
     };
     if !found && st == cudaDriverEntryPointQueryResult::cudaDriverEntryPointSuccess {
         st = cudaDriverEntryPointQueryResult::cudaDriverEntryPointSymbolNotFound;

@@ -14,8 +14,7 @@ use crate::abi::{
 };
 use crate::boundary::{In, Out};
 use crate::context::check_device;
-use crate::driver::memory::CUmemoryPool;
-use crate::driver::CUdeviceptr;
+use crate::driver::{CUdeviceptr, CUmemoryPool};
 use crate::launch::driver_stream;
 use crate::memory::api;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
@@ -23,14 +22,14 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 /// A live object of another kind the runtime made (a stream) is no pool:
 /// `cudaErrorInvalidValue`, as NVIDIA's runtime answers where it does not
 /// crash (the driver crashed on a stream passed as a pool on the H200).
-fn pool_handle(pool: cudaMemPool_t) -> Result<cudaMemPool_t, cudaError_t> {
+fn pool_handle(pool: cudaMemPool_t) -> Result<CUmemoryPool, cudaError_t> {
     use crate::handles::{check_or, Kind};
     check_or(
         pool.cast(),
         Kind::MemPool,
         cudaError_t::cudaErrorInvalidValue,
     )?;
-    Ok(pool)
+    Ok(CUmemoryPool::from(pool))
 }
 
 /// `cudaMallocAsync` (and `_ptsz`): from the current pool of the stream's
@@ -85,9 +84,9 @@ pub fn free_async(
 pub fn create(out: Out<cudaMemPool_t>, props: In<cudaMemPoolProps>) -> Result<(), cudaError_t> {
     out.check()?;
     let props = props.read()?;
-    let mut pool: CUmemoryPool = std::ptr::null_mut();
+    let mut pool = CUmemoryPool::null();
     api(false)?.cuMemPoolCreate(&mut pool, &props).ok()?;
-    out.write(pool)
+    out.write(pool.as_raw())
 }
 
 /// `cudaMemPoolDestroy`.
@@ -191,7 +190,7 @@ pub fn import_from_shareable_handle(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    let mut pool: CUmemoryPool = std::ptr::null_mut();
+    let mut pool = CUmemoryPool::null();
     api(false)?
         .cuMemPoolImportFromShareableHandle(
             &mut pool,
@@ -200,7 +199,7 @@ pub fn import_from_shareable_handle(
             c_ulonglong::from(flags),
         )
         .ok()?;
-    out.write(pool)
+    out.write(pool.as_raw())
 }
 
 /// `cudaMemPoolExportPointer`.
@@ -238,20 +237,20 @@ pub fn import_pointer(
 pub fn device_default_pool(out: Out<cudaMemPool_t>, device: c_int) -> Result<(), cudaError_t> {
     out.check()?;
     check_device(device)?;
-    let mut pool: CUmemoryPool = std::ptr::null_mut();
+    let mut pool = CUmemoryPool::null();
     api(false)?
         .cuDeviceGetDefaultMemPool(&mut pool, device)
         .ok()?;
-    out.write(pool)
+    out.write(pool.as_raw())
 }
 
 /// `cudaDeviceGetMemPool`: the device's current pool.
 pub fn device_get_pool(out: Out<cudaMemPool_t>, device: c_int) -> Result<(), cudaError_t> {
     out.check()?;
     check_device(device)?;
-    let mut pool: CUmemoryPool = std::ptr::null_mut();
+    let mut pool = CUmemoryPool::null();
     api(false)?.cuDeviceGetMemPool(&mut pool, device).ok()?;
-    out.write(pool)
+    out.write(pool.as_raw())
 }
 
 /// `cudaDeviceSetMemPool`.
@@ -273,11 +272,11 @@ pub fn location_default_pool(
     if location.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let mut pool: CUmemoryPool = std::ptr::null_mut();
+    let mut pool = CUmemoryPool::null();
     api(false)?
         .cuMemGetDefaultMemPool(&mut pool, location, alloc_type.0 as c_int)
         .ok()?;
-    out.write(pool)
+    out.write(pool.as_raw())
 }
 
 /// `cudaMemGetMemPool`: the current pool of a location and allocation type.
@@ -290,11 +289,11 @@ pub fn location_get_pool(
     if location.is_null() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let mut pool: CUmemoryPool = std::ptr::null_mut();
+    let mut pool = CUmemoryPool::null();
     api(false)?
         .cuMemGetMemPool(&mut pool, location, alloc_type.0 as c_int)
         .ok()?;
-    out.write(pool)
+    out.write(pool.as_raw())
 }
 
 /// `cudaMemSetMemPool`.

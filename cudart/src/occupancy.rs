@@ -9,8 +9,8 @@
 
 use crate::abi::{cudaError_t, cudaLaunchConfig_t, cudaStream_t, dim3};
 use crate::boundary::{In, Out};
-use crate::driver::library::{CUlaunchConfig, LibraryApi};
-use crate::driver::{self, CUfunction, CUkernel};
+use crate::driver::library::LibraryApi;
+use crate::driver::{self, CUfunction, CUkernel, CUlaunchConfig};
 use crate::launch::driver_stream;
 use crate::registry;
 use std::ffi::{c_int, c_uint, c_void};
@@ -22,7 +22,7 @@ fn api() -> Result<&'static LibraryApi, cudaError_t> {
 /// The kernel's `CUfunction` in the current context.
 fn function_of(func: *const c_void) -> Result<CUfunction, cudaError_t> {
     let k: CUkernel = registry::launch_handle(func)?;
-    let mut f = std::ptr::null_mut();
+    let mut f = CUfunction::null();
     driver::get()?.cuKernelGetFunction(&mut f, k).ok()?;
     Ok(f)
 }
@@ -32,24 +32,10 @@ fn shared_bytes(bytes: usize) -> Result<c_uint, cudaError_t> {
     c_uint::try_from(bytes).map_err(|_| cudaError_t::cudaErrorInvalidValue)
 }
 
-/// The driver's launch configuration for a runtime one (attribute records
-/// share their layout, so the array is passed as it is).
+/// The driver's launch configuration for a runtime one.
 fn driver_config(c: &cudaLaunchConfig_t) -> Result<CUlaunchConfig, cudaError_t> {
-    if c.numAttrs > 0 && c.attrs.is_null() {
-        return Err(cudaError_t::cudaErrorInvalidValue);
-    }
-    Ok(CUlaunchConfig {
-        gridDimX: c.gridDim.x,
-        gridDimY: c.gridDim.y,
-        gridDimZ: c.gridDim.z,
-        blockDimX: c.blockDim.x,
-        blockDimY: c.blockDim.y,
-        blockDimZ: c.blockDim.z,
-        sharedMemBytes: shared_bytes(c.dynamicSmemBytes)?,
-        hStream: driver_stream(c.stream, false)?,
-        attrs: c.attrs.cast(),
-        numAttrs: c.numAttrs,
-    })
+    crate::launch::check_attributes(c)?;
+    crate::launch::driver_config(c, false)
 }
 
 /// `cudaOccupancyAvailableDynamicSMemPerBlock`: the dynamic shared memory
@@ -117,7 +103,7 @@ pub fn launch_cooperative(
     let shared = shared_bytes(shared)?;
     driver::family::<LibraryApi>(per_thread)?
         .cuLaunchCooperativeKernel(
-            k,
+            CUfunction::of_kernel(k),
             grid.x,
             grid.y,
             grid.z,
@@ -193,7 +179,7 @@ mod tests {
             [1, 2, 3, 4, 5, 6]
         );
         assert_eq!(d.sharedMemBytes, 7);
-        assert_eq!(d.hStream as usize, stream as usize);
+        assert_eq!(d.hStream.as_raw() as usize, stream as usize);
         assert_eq!(d.attrs as usize, &mut attr as *mut _ as usize);
         assert_eq!(d.numAttrs, 1);
     }

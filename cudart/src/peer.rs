@@ -9,10 +9,10 @@
 use crate::abi::{cudaError_t, cudaMemcpy3DPeerParms, cudaStream_t};
 use crate::boundary::{In, Out};
 use crate::context::{self, check_device};
-use crate::driver::memory::{CUDA_MEMCPY3D, CUDA_MEMCPY3D_PEER};
-use crate::driver::{self, CUcontext, CUdeviceptr};
+use crate::copy::{params_3d, regions_3d};
+use crate::driver::{self, CUcontext, CUdeviceptr, CUDA_MEMCPY3D, CUDA_MEMCPY3D_PEER};
 use crate::launch::driver_stream;
-use crate::memory::{api, params_3d, regions_3d};
+use crate::memory::api;
 use std::ffi::{c_int, c_uint, c_void};
 
 /// The context the runtime uses for `dev`.
@@ -28,10 +28,10 @@ pub fn device_context(dev: c_int) -> Result<CUcontext, cudaError_t> {
         return context::ensure();
     }
     let drv = driver::get()?;
-    let mut saved: CUcontext = std::ptr::null_mut();
+    let mut saved = CUcontext::null();
     drv.cuCtxGetCurrent(&mut saved).ok()?;
     let bound = context::set_device(dev);
-    let mut ctx: CUcontext = std::ptr::null_mut();
+    let mut ctx = CUcontext::null();
     let read = drv.cuCtxGetCurrent(&mut ctx);
     let back = context::set_device(current);
     let restored = drv.cuCtxSetCurrent(saved);

@@ -8,6 +8,7 @@ use crate::abi::{cudaError_t, cudaLogIterator, cudaLogsCallbackHandle, cudaLogsC
 use crate::boundary::{CStrArg, In, Out};
 use crate::driver;
 use crate::driver::library::LibraryApi;
+use crate::driver::CUlogsCallbackHandle;
 use crate::handles::{self, Kind};
 use std::ffi::{c_char, c_uint, c_void};
 
@@ -71,7 +72,9 @@ pub fn logs_register_callback(
     if callback.is_none() {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    api()?.cuLogsRegisterCallback(callback, data, handle).ok()?;
+    api()?
+        .cuLogsRegisterCallback(callback, data, handle.cast())
+        .ok()?;
     if !handle.is_null() {
         handles::made(In(handle.cast_const()).read()?.cast(), Kind::LogsCallback);
     }
@@ -91,7 +94,9 @@ pub fn logs_unregister_callback(handle: cudaLogsCallbackHandle) -> Result<(), cu
         Kind::LogsCallback,
         cudaError_t::cudaErrorInvalidValue,
     )?;
-    api()?.cuLogsUnregisterCallback(handle).ok()?;
+    api()?
+        .cuLogsUnregisterCallback(CUlogsCallbackHandle::from(handle))
+        .ok()?;
     handles::gone(handle.cast(), Kind::LogsCallback);
     Ok(())
 }

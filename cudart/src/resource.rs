@@ -18,15 +18,14 @@ use crate::abi::{
     cudaError_t, cudaEvent_t, cudaExecutionContext_t, cudaStream_t,
 };
 use crate::boundary::{In, Out};
-use crate::driver::resource::{CUgreenCtx, ResourceApi};
-use crate::driver::{self, CUcontext};
+use crate::driver::resource::ResourceApi;
+use crate::driver::{
+    self, CUcontext, CUdevResourceDesc, CUevent, CUgreenCtx, CUstream, CU_GREEN_CTX_DEFAULT_STREAM,
+    CU_STREAM_NON_BLOCKING,
+};
 use crate::since135::{api135, newer};
 use parking_lot::Mutex;
 use std::ffi::{c_int, c_uint};
-
-/// The driver's `CU_GREEN_CTX_DEFAULT_STREAM`, which `cuGreenCtxCreate`
-/// requires.
-const CU_GREEN_CTX_DEFAULT_STREAM: c_uint = 0x1;
 
 fn api() -> Result<&'static ResourceApi, cudaError_t> {
     driver::family::<ResourceApi>(false)
@@ -55,7 +54,7 @@ fn handed(ctx: cudaExecutionContext_t) -> Result<Handed, cudaError_t> {
     HANDED
         .lock()
         .iter()
-        .find(|h| h.ctx == ctx)
+        .find(|h| h.ctx == CUcontext::from(ctx))
         .copied()
         .ok_or(cudaError_t::cudaErrorInvalidResourceHandle)
 }
@@ -133,7 +132,7 @@ pub fn generate_desc(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     api()?
-        .cuDevResourceGenerateDesc(out.as_ptr(), resources, n)
+        .cuDevResourceGenerateDesc(out.as_ptr().cast(), resources, n)
         .ok()
 }
 
@@ -152,20 +151,25 @@ pub fn green_create(
     }
     let dev = crate::context::check_device(dev)?;
     let t = api()?;
-    let mut green: CUgreenCtx = std::ptr::null_mut();
+    let mut green = CUgreenCtx::null();
     // CU_GREEN_CTX_NONE: no default stream, as the runtime documents.
     // The driver wants its default-stream flag on every green context
     // (the runtime's flags are reserved; NVIDIA's runtime creates one
     // with flags 0 on driver 580, measured on the H200).
-    t.cuGreenCtxCreate(&mut green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM)
-        .ok()?;
-    let mut ctx: CUcontext = std::ptr::null_mut();
+    t.cuGreenCtxCreate(
+        &mut green,
+        CUdevResourceDesc::from(desc),
+        dev,
+        CU_GREEN_CTX_DEFAULT_STREAM,
+    )
+    .ok()?;
+    let mut ctx = CUcontext::null();
     if let Err(e) = t.cuCtxFromGreenCtx(&mut ctx, green).ok() {
         let _ = t.cuGreenCtxDestroy(green);
         return Err(e);
     }
     note(Handed { ctx, green });
-    out.write(ctx)
+    out.write(ctx.as_raw())
 }
 
 /// `cudaDeviceGetExecutionCtx`: the device's primary context, retained by
@@ -175,9 +179,9 @@ pub fn device_get_ctx(out: Out<cudaExecutionContext_t>, dev: c_int) -> Result<()
     let ctx = crate::context::primary_context(dev)?;
     note(Handed {
         ctx,
-        green: std::ptr::null_mut(),
+        green: CUgreenCtx::null(),
     });
-    out.write(ctx)
+    out.write(ctx.as_raw())
 }
 
 /// `cudaExecutionCtxDestroy`: a green context is destroyed (its streams
@@ -189,7 +193,7 @@ pub fn destroy(ctx: cudaExecutionContext_t) -> Result<(), cudaError_t> {
         return Ok(());
     }
     api()?.cuGreenCtxDestroy(h.green).ok()?;
-    HANDED.lock().retain(|k| k.ctx != ctx);
+    HANDED.lock().retain(|k| k.ctx != CUcontext::from(ctx));
     Ok(())
 }
 
@@ -248,20 +252,19 @@ pub fn stream_create(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let t = api()?;
-    let mut s = std::ptr::null_mut();
+    let mut s = CUstream::null();
     if h.green.is_null() {
         t.cuCtxPushCurrent(h.ctx).ok()?;
         let r = driver::get()?.cuStreamCreateWithPriority(&mut s, flags, priority);
-        let mut popped: CUcontext = std::ptr::null_mut();
+        let mut popped = CUcontext::null();
         let _ = t.cuCtxPopCurrent(&mut popped);
         r.ok()?;
     } else {
-        const CU_STREAM_NON_BLOCKING: c_uint = 1;
         t.cuGreenCtxStreamCreate(&mut s, h.green, CU_STREAM_NON_BLOCKING, priority)
             .ok()?;
     }
-    crate::context::handle_created(s.cast(), crate::handles::Kind::Stream);
-    out.write(s)
+    crate::context::handle_created(s.as_raw(), crate::handles::Kind::Stream);
+    out.write(s.as_raw())
 }
 
 /// `cudaExecutionCtxSynchronize`.
@@ -276,9 +279,9 @@ pub fn record_event(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> Result<(
     crate::context::check_event(event.cast())?;
     let t = api()?;
     if h.green.is_null() {
-        t.cuCtxRecordEvent(h.ctx, event).ok()
+        t.cuCtxRecordEvent(h.ctx, CUevent::from(event)).ok()
     } else {
-        t.cuGreenCtxRecordEvent(h.green, event).ok()
+        t.cuGreenCtxRecordEvent(h.green, CUevent::from(event)).ok()
     }
 }
 
@@ -288,9 +291,9 @@ pub fn wait_event(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> Result<(),
     crate::context::check_event(event.cast())?;
     let t = api()?;
     if h.green.is_null() {
-        t.cuCtxWaitEvent(h.ctx, event).ok()
+        t.cuCtxWaitEvent(h.ctx, CUevent::from(event)).ok()
     } else {
-        t.cuGreenCtxWaitEvent(h.green, event).ok()
+        t.cuGreenCtxWaitEvent(h.green, CUevent::from(event)).ok()
     }
 }
 
@@ -311,8 +314,8 @@ pub fn stream_get_resource(
     if t.cuStreamGetDevResource.is_some() {
         return t.cuStreamGetDevResource(s, out.as_ptr(), ty).ok();
     }
-    let mut ctx: CUcontext = std::ptr::null_mut();
-    let mut green: CUgreenCtx = std::ptr::null_mut();
+    let mut ctx = CUcontext::null();
+    let mut green = CUgreenCtx::null();
     driver::get()?
         .cuStreamGetCtx(s, &mut ctx, (&mut green as *mut CUgreenCtx).cast())
         .ok()?;
@@ -336,7 +339,7 @@ pub(crate) fn context_of(ctx: cudaExecutionContext_t) -> Result<CUcontext, cudaE
 /// the 13.0 headers left there (they were padding) name no execution
 /// context and change nothing.
 pub(crate) fn node_ctx(member: CUcontext, current: CUcontext) -> CUcontext {
-    if !member.is_null() && context_of(member).is_ok() {
+    if !member.is_null() && context_of(member.as_raw()).is_ok() {
         member
     } else {
         current

@@ -17,7 +17,9 @@ use crate::abi::{
 };
 use crate::boundary::{In, Out};
 use crate::driver::cuda135::Api135;
-use crate::driver::{self, CUdeviceptr};
+use crate::driver::{
+    self, CUcontext, CUdeviceptr, CUfunction, CUgraph, CUgraphExec, CUgraphNode, CUkernel,
+};
 use crate::launch::driver_stream;
 use crate::stream::HostFn;
 use std::ffi::{c_uint, c_void};
@@ -54,7 +56,7 @@ pub fn graph_get_id(graph: cudaGraph_t, out: Out<c_uint>) -> Result<(), cudaErro
     let t = api135(false)?;
     newer(t.cuGraphGetId.is_some())?;
     out.check()?;
-    t.cuGraphGetId(graph, out.as_ptr()).ok()
+    t.cuGraphGetId(CUgraph::from(graph), out.as_ptr()).ok()
 }
 
 /// `cudaGraphExecGetId` (CUDA 13.1 driver).
@@ -62,7 +64,8 @@ pub fn graph_exec_get_id(exec: cudaGraphExec_t, out: Out<c_uint>) -> Result<(), 
     let t = api135(false)?;
     newer(t.cuGraphExecGetId.is_some())?;
     out.check()?;
-    t.cuGraphExecGetId(exec, out.as_ptr()).ok()
+    t.cuGraphExecGetId(CUgraphExec::from(exec), out.as_ptr())
+        .ok()
 }
 
 /// `cudaGraphNodeGetContainingGraph` (CUDA 13.1 driver).
@@ -70,8 +73,11 @@ pub fn node_get_graph(node: cudaGraphNode_t, out: Out<cudaGraph_t>) -> Result<()
     let t = api135(false)?;
     newer(t.cuGraphNodeGetContainingGraph.is_some())?;
     out.check()?;
-    t.cuGraphNodeGetContainingGraph(crate::graph::node(node)?, out.as_ptr())
-        .ok()
+    t.cuGraphNodeGetContainingGraph(
+        crate::graph::node(CUgraphNode::from(node))?,
+        out.as_ptr().cast(),
+    )
+    .ok()
 }
 
 /// `cudaGraphNodeGetLocalId` (CUDA 13.1 driver).
@@ -79,7 +85,7 @@ pub fn node_get_local_id(node: cudaGraphNode_t, out: Out<c_uint>) -> Result<(), 
     let t = api135(false)?;
     newer(t.cuGraphNodeGetLocalId.is_some())?;
     out.check()?;
-    t.cuGraphNodeGetLocalId(crate::graph::node(node)?, out.as_ptr())
+    t.cuGraphNodeGetLocalId(crate::graph::node(CUgraphNode::from(node))?, out.as_ptr())
         .ok()
 }
 
@@ -88,7 +94,7 @@ pub fn node_get_tools_id(node: cudaGraphNode_t, out: Out<u64>) -> Result<(), cud
     let t = api135(false)?;
     newer(t.cuGraphNodeGetToolsId.is_some())?;
     out.check()?;
-    t.cuGraphNodeGetToolsId(crate::graph::node(node)?, out.as_ptr())
+    t.cuGraphNodeGetToolsId(crate::graph::node(CUgraphNode::from(node))?, out.as_ptr())
         .ok()
 }
 
@@ -102,7 +108,7 @@ pub fn node_get_params(
     let t = api135(false)?;
     newer(t.cuGraphNodeGetParams.is_some())?;
     out.check()?;
-    t.cuGraphNodeGetParams(crate::graph::node(node)?, out.as_ptr())
+    t.cuGraphNodeGetParams(crate::graph::node(CUgraphNode::from(node))?, out.as_ptr())
         .ok()
 }
 
@@ -117,12 +123,23 @@ pub fn conditional_handle_create_v2(
     flags: c_uint,
 ) -> Result<(), cudaError_t> {
     if ctx.is_null() {
-        return crate::graph::conditional_handle_create(out, graph, default_value, flags);
+        return crate::graph::params::conditional_handle_create(
+            out,
+            CUgraph::from(graph),
+            default_value,
+            flags,
+        );
     }
     out.check()?;
     let ctx = crate::resource::context_of(ctx)?;
     crate::graph::drv()?
-        .cuGraphConditionalHandleCreate(out.as_ptr(), graph, ctx, default_value, flags)
+        .cuGraphConditionalHandleCreate(
+            out.as_ptr(),
+            CUgraph::from(graph),
+            ctx,
+            default_value,
+            flags,
+        )
         .ok()
 }
 
@@ -135,15 +152,15 @@ pub fn conditional_handle_create_v2(
 pub(crate) fn kernel_member(
     k: &crate::abi::cudaKernelNodeParamsV2,
     current: crate::driver::CUcontext,
-) -> Result<crate::driver::graph::CuKernelNodeParams, cudaError_t> {
+) -> Result<crate::driver::CUDA_KERNEL_NODE_PARAMS, cudaError_t> {
     use crate::abi::cudaKernelFunctionType as T;
-    let ctx = crate::resource::node_ctx(k.ctx, current);
+    let ctx = crate::resource::node_ctx(CUcontext::from(k.ctx), current);
     if k.functionType == T::cudaKernelFunctionTypeFunction {
         if k.func.is_null() {
             return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
         }
-        return Ok(crate::driver::graph::CuKernelNodeParams {
-            func: k.func,
+        return Ok(crate::driver::CUDA_KERNEL_NODE_PARAMS {
+            func: CUfunction::from(k.func),
             gridDimX: k.gridDim.x,
             gridDimY: k.gridDim.y,
             gridDimZ: k.gridDim.z,
@@ -153,11 +170,11 @@ pub(crate) fn kernel_member(
             sharedMemBytes: k.sharedMemBytes,
             kernelParams: k.kernelParams,
             extra: k.extra,
-            kern: std::ptr::null_mut(),
+            kern: CUkernel::null(),
             ctx,
         });
     }
-    crate::graph::kernel_to_driver(
+    crate::graph::kernel::kernel_to_driver(
         k.func,
         k.gridDim,
         k.blockDim,
@@ -256,8 +273,14 @@ pub fn begin_recapture_to_graph(
         let d = In(callback.cast_const()).read()?;
         (d.callbackFunc, d.userData)
     };
-    t.cuStreamBeginRecaptureToGraph(driver_stream(stream, per_thread)?, mode, graph, cb, data)
-        .ok()
+    t.cuStreamBeginRecaptureToGraph(
+        driver_stream(stream, per_thread)?,
+        mode,
+        CUgraph::from(graph),
+        cb,
+        data,
+    )
+    .ok()
 }
 
 /// `cudaMemGetLocationInfo` (CUDA 13.4 driver): where a managed range's

@@ -17,7 +17,7 @@ use crate::abi::{
 };
 use crate::boundary::{In, Out};
 use crate::driver::stream::StreamApi;
-use crate::driver::{self, CUresult};
+use crate::driver::{self, CUevent, CUgraph, CUresult, CUstream};
 use crate::launch::driver_stream;
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -27,10 +27,10 @@ pub fn create(out: Out<cudaStream_t>, flags: c_uint) -> Result<(), cudaError_t> 
     if flags & !1 != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let mut s = std::ptr::null_mut();
+    let mut s = CUstream::null();
     driver::get()?.cuStreamCreate(&mut s, flags).ok()?;
-    crate::context::handle_created(s.cast(), crate::handles::Kind::Stream);
-    out.write(s)
+    crate::context::handle_created(s.as_raw(), crate::handles::Kind::Stream);
+    out.write(s.as_raw())
 }
 
 /// `cudaStreamCreateWithPriority`.
@@ -43,12 +43,12 @@ pub fn create_with_priority(
     if flags & !1 != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
-    let mut s = std::ptr::null_mut();
+    let mut s = CUstream::null();
     driver::get()?
         .cuStreamCreateWithPriority(&mut s, flags, priority)
         .ok()?;
-    crate::context::handle_created(s.cast(), crate::handles::Kind::Stream);
-    out.write(s)
+    crate::context::handle_created(s.as_raw(), crate::handles::Kind::Stream);
+    out.write(s.as_raw())
 }
 
 /// `cudaStreamDestroy`: the special streams cannot be destroyed.
@@ -57,7 +57,9 @@ pub fn destroy(stream: cudaStream_t) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     crate::context::check_stream(stream.cast())?;
-    driver::get()?.cuStreamDestroy(stream).ok()?;
+    driver::get()?
+        .cuStreamDestroy(CUstream::from(stream))
+        .ok()?;
     crate::handles::gone(stream.cast(), crate::handles::Kind::Stream);
     Ok(())
 }
@@ -89,7 +91,11 @@ pub fn wait_event(
     crate::context::check_stream(stream.cast())?;
     crate::context::check_event(event)?;
     driver::get()?
-        .cuStreamWaitEvent(driver_stream(stream, per_thread)?, event, flags)
+        .cuStreamWaitEvent(
+            driver_stream(stream, per_thread)?,
+            CUevent::from(event),
+            flags,
+        )
         .ok()
 }
 
@@ -178,12 +184,13 @@ pub fn add_callback(
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     // SAFETY: both function types take (pointer, 32-bit integer newtype,
-    // pointer) and return nothing; `cudaError_t` and `CUresult` are
-    // `#[repr(transparent)]` over i32, so the C ABI is the same.
+    // pointer) and return nothing; `CUstream` is `#[repr(transparent)]`
+    // over the pointer, `cudaError_t` and `CUresult` over i32, so the C ABI
+    // is the same.
     let cb = unsafe {
         std::mem::transmute::<
             unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void),
-            unsafe extern "C" fn(*mut c_void, CUresult, *mut c_void),
+            unsafe extern "C" fn(CUstream, CUresult, *mut c_void),
         >(cb)
     };
     driver::get()?
@@ -233,8 +240,8 @@ pub fn begin_capture_to_graph(
     api(per_thread)?
         .cuStreamBeginCaptureToGraph(
             driver_stream(stream, per_thread)?,
-            graph,
-            deps,
+            CUgraph::from(graph),
+            deps.cast(),
             edges,
             n,
             mode,
@@ -258,7 +265,7 @@ pub fn end_capture(
     } else {
         graph.as_ptr()
     };
-    let r = api(per_thread)?.cuStreamEndCapture(driver_stream(stream, per_thread)?, place);
+    let r = api(per_thread)?.cuStreamEndCapture(driver_stream(stream, per_thread)?, place.cast());
     crate::graph::made(place, r)
 }
 
@@ -312,8 +319,8 @@ pub fn get_capture_info(
             driver_stream(stream, per_thread)?,
             status.as_ptr(),
             out.id,
-            out.graph,
-            out.deps,
+            out.graph.cast(),
+            out.deps.cast(),
             out.edges,
             out.count,
         )
@@ -327,7 +334,7 @@ pub fn get_capture_info(
         let n = In(out.count.cast_const()).read()?;
         if n > 0 {
             let deps = In(out.deps.cast_const()).read()?;
-            crate::graph::listed(deps, &n, n)?;
+            crate::graph::listed(deps.cast(), &n, n)?;
         }
     }
     Ok(())
@@ -348,7 +355,7 @@ pub fn update_capture_dependencies(
     api(per_thread)?
         .cuStreamUpdateCaptureDependencies(
             driver_stream(stream, per_thread)?,
-            deps,
+            deps.cast(),
             edges,
             n,
             flags,

@@ -24,17 +24,17 @@ use crate::abi::{
     cudaResourceViewDesc, cudaResourceViewFormat, cudaSurfaceObject_t, cudaTextureAddressMode,
     cudaTextureDesc, cudaTextureFilterMode, cudaTextureObject_t, cudaTextureReadMode,
 };
-use crate::array::{self, Format};
+use crate::array;
 use crate::boundary::{In, Out};
-use crate::driver::memory::{
+use crate::copy::elements::{self, Format};
+use crate::driver::{
     CUDA_RESOURCE_DESC_array, CUDA_RESOURCE_DESC_linear, CUDA_RESOURCE_DESC_mipmap,
-    CUDA_RESOURCE_DESC_pitch2D, CUDA_RESOURCE_DESC_res, CUarray, CUmipmappedArray,
+    CUDA_RESOURCE_DESC_pitch2D, CUDA_RESOURCE_DESC_res, CUarray, CUdeviceptr, CUmipmappedArray,
     CUDA_RESOURCE_DESC, CUDA_RESOURCE_VIEW_DESC, CUDA_TEXTURE_DESC, CU_RESOURCE_TYPE_ARRAY,
     CU_RESOURCE_TYPE_LINEAR, CU_RESOURCE_TYPE_MIPMAPPED_ARRAY, CU_RESOURCE_TYPE_PITCH2D,
     CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION, CU_TRSF_NORMALIZED_COORDINATES,
     CU_TRSF_READ_AS_INTEGER, CU_TRSF_SEAMLESS_CUBEMAP, CU_TRSF_SRGB,
 };
-use crate::driver::CUdeviceptr;
 use crate::memory::api;
 use std::ffi::{c_uint, c_void};
 
@@ -65,9 +65,11 @@ pub fn resource_from_runtime(d: &cudaResourceDesc) -> Result<Resource, cudaError
     // `resType` names is sound whatever the caller wrote.
     let res = unsafe {
         match d.resType {
-            cudaResourceType::cudaResourceTypeArray => Resource::Array(d.res.array.array),
+            cudaResourceType::cudaResourceTypeArray => {
+                Resource::Array(CUarray::from(d.res.array.array))
+            }
             cudaResourceType::cudaResourceTypeMipmappedArray => {
-                Resource::Mipmap(d.res.mipmap.mipmap)
+                Resource::Mipmap(CUmipmappedArray::from(d.res.mipmap.mipmap))
             }
             cudaResourceType::cudaResourceTypeLinear => {
                 let l = d.res.linear;
@@ -190,11 +192,11 @@ pub fn resource_to_runtime(r: &Resource, flags: c_uint) -> Result<cudaResourceDe
     let mut res = cudaResourceDesc_res::default();
     d.resType = match *r {
         Resource::Array(a) => {
-            res.array = cudaResourceDesc_array { array: a };
+            res.array = cudaResourceDesc_array { array: a.as_raw() };
             cudaResourceType::cudaResourceTypeArray
         }
         Resource::Mipmap(m) => {
-            res.mipmap = cudaResourceDesc_mipmap { mipmap: m };
+            res.mipmap = cudaResourceDesc_mipmap { mipmap: m.as_raw() };
             cudaResourceType::cudaResourceTypeMipmappedArray
         }
         Resource::Linear { ptr, format, size } => {
@@ -230,13 +232,13 @@ pub fn resource_to_runtime(r: &Resource, flags: c_uint) -> Result<cudaResourceDe
 /// level 0).
 fn element_format(r: &Resource) -> Result<Format, cudaError_t> {
     match *r {
-        Resource::Array(a) => Ok(array::format_of(&array::descriptor(a)?)),
+        Resource::Array(a) => Ok(elements::format_of(&elements::descriptor(a)?)),
         Resource::Mipmap(m) => {
-            let mut level: CUarray = std::ptr::null_mut();
+            let mut level = CUarray::null();
             api(false)?
                 .cuMipmappedArrayGetLevel(&mut level, m, 0)
                 .ok()?;
-            Ok(array::format_of(&array::descriptor(level)?))
+            Ok(elements::format_of(&elements::descriptor(level)?))
         }
         Resource::Linear { format, .. } | Resource::Pitch2D { format, .. } => Ok(format),
     }
@@ -356,7 +358,7 @@ pub fn create_texture_object(
     if tex.is_null() {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
-    let integer = array::is_integer(element_format(&resource)?.format);
+    let integer = elements::is_integer(element_format(&resource)?.format);
     let tex = texture_desc_to_driver(&tex.read()?, integer)?;
     let res = resource_to_driver(&resource, res_desc.flags);
     let view = if view.is_null() {
@@ -409,7 +411,7 @@ pub fn texture_texture_desc(
     let mut t = CUDA_TEXTURE_DESC::default();
     api(false)?.cuTexObjectGetTextureDesc(&mut t, tex).ok()?;
     let (r, _) = texture_resource(tex)?;
-    let integer = array::is_integer(element_format(&r)?.format);
+    let integer = elements::is_integer(element_format(&r)?.format);
     out.write(texture_desc_to_runtime(&t, integer))
 }
 

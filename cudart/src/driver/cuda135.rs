@@ -17,15 +17,16 @@
 //!
 //! `driver::family::<Api135>(per_thread)` resolves this table on first use.
 
-#![allow(non_snake_case, unused_imports)]
+#![allow(non_snake_case)]
 
-use super::{CUdevice, CUdeviceptr, CUfunction, CUkernel, CUresult, CUstream};
+use super::types::*;
+use super::CUresult;
 use crate::abi::{
-    cudaDevResource, cudaDevResourceType, cudaDevSmResourceGroupParams, cudaGraphExec_t,
-    cudaGraphNodeParams, cudaGraphNode_t, cudaGraphRecaptureCallback_t, cudaGraph_t, cudaHostFn_t,
-    cudaMemLocation, cudaMemcpy3DBatchOp, cudaMemcpyAttributes, cudaStreamCaptureMode,
+    cudaDevResource, cudaDevResourceType, cudaDevSmResourceGroupParams, cudaGraphNodeParams,
+    cudaGraphRecaptureCallback_t, cudaMemLocation, cudaMemcpy3DBatchOp, cudaMemcpyAttributes,
+    cudaStreamCaptureMode,
 };
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_uint, c_void};
 
 driver_api! {
     /// The calls of CUDA 13.1-13.5 drivers, each asked for at the version
@@ -38,16 +39,16 @@ driver_api! {
     cuStreamGetDevResource @ 13010 (stream: CUstream, res: *mut cudaDevResource, ty: cudaDevResourceType);
     cuFuncGetParamCount @ 13020 (f: CUfunction, count: *mut usize);
     cuKernelGetParamCount @ 13020 (k: CUkernel, count: *mut usize);
-    cuGraphGetId @ 13010 (graph: cudaGraph_t, id: *mut c_uint);
-    cuGraphExecGetId @ 13010 (exec: cudaGraphExec_t, id: *mut c_uint);
-    cuGraphNodeGetParams @ 13020 (node: cudaGraphNode_t, params: *mut cudaGraphNodeParams);
-    cuGraphNodeGetContainingGraph @ 13010 (node: cudaGraphNode_t, graph: *mut cudaGraph_t);
-    cuGraphNodeGetLocalId @ 13010 (node: cudaGraphNode_t, id: *mut c_uint);
-    cuGraphNodeGetToolsId @ 13010 (node: cudaGraphNode_t, id: *mut u64);
+    cuGraphGetId @ 13010 (graph: CUgraph, id: *mut c_uint);
+    cuGraphExecGetId @ 13010 (exec: CUgraphExec, id: *mut c_uint);
+    cuGraphNodeGetParams @ 13020 (node: CUgraphNode, params: *mut cudaGraphNodeParams);
+    cuGraphNodeGetContainingGraph @ 13010 (node: CUgraphNode, graph: *mut CUgraph);
+    cuGraphNodeGetLocalId @ 13010 (node: CUgraphNode, id: *mut c_uint);
+    cuGraphNodeGetToolsId @ 13010 (node: CUgraphNode, id: *mut u64);
     cuMemcpyWithAttributesAsync @ 13020 (dst: CUdeviceptr, src: CUdeviceptr, size: usize, attr: *mut cudaMemcpyAttributes, stream: CUstream);
     cuMemcpy3DWithAttributesAsync @ 13020 (op: *mut cudaMemcpy3DBatchOp, flags: u64, stream: CUstream);
-    cuLaunchHostFunc @ 13010 (stream: CUstream, f: cudaHostFn_t, data: *mut c_void, sync_mode: c_uint);
-    cuStreamBeginRecaptureToGraph @ 13030 (stream: CUstream, mode: cudaStreamCaptureMode, graph: cudaGraph_t, cb: cudaGraphRecaptureCallback_t, data: *mut c_void);
+    cuLaunchHostFunc @ 13010 (stream: CUstream, f: CUhostFn, data: *mut c_void, sync_mode: c_uint);
+    cuStreamBeginRecaptureToGraph @ 13030 (stream: CUstream, mode: cudaStreamCaptureMode, graph: CUgraph, cb: cudaGraphRecaptureCallback_t, data: *mut c_void);
     cuMemGetLocationInfo @ 13040 (ptr: CUdeviceptr, size: usize, summary: usize, sampling: usize, out: *mut cudaMemLocation);
     }
 }

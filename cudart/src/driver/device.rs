@@ -8,13 +8,12 @@
 //! against `cuda.h` and `cudaTypedefs.h`), so each resolves to the
 //! signature declared here.
 
-#![allow(non_snake_case, unused_imports)]
+#![allow(non_snake_case)]
 
-use super::{
-    CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUkernel, CUlibrary, CUresult, CUstream,
-};
-use crate::abi::{cudaAsyncCallback, cudaAsyncCallbackHandle_t, cudaAtomicOperation};
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use super::types::*;
+use super::CUresult;
+use crate::abi::{cudaAsyncCallback, cudaAtomicOperation};
+use std::ffi::{c_int, c_uint, c_void};
 
 driver_api! {
     pub struct DeviceApi {
@@ -32,8 +31,8 @@ driver_api! {
     // one layout (a u32 type, then a union of one u64), and the handles
     // are the same pointer. So the runtime's type is declared here and the
     // caller's function goes to the driver unchanged, no transmute needed.
-    cuDeviceRegisterAsyncNotification(dev: CUdevice, callback: cudaAsyncCallback, user: *mut c_void, handle: *mut cudaAsyncCallbackHandle_t);
-    cuDeviceUnregisterAsyncNotification(dev: CUdevice, handle: cudaAsyncCallbackHandle_t);
+    cuDeviceRegisterAsyncNotification(dev: CUdevice, callback: cudaAsyncCallback, user: *mut c_void, handle: *mut CUasyncCallbackHandle);
+    cuDeviceUnregisterAsyncNotification(dev: CUdevice, handle: CUasyncCallbackHandle);
     cuDeviceGetNvSciSyncAttributes(list: *mut c_void, dev: CUdevice, flags: c_int);
     }
 }

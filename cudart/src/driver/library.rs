@@ -11,35 +11,15 @@
 //! enum of the same numbers), `cudaLogIterator` is `CUlogIterator`.
 //! `cuGetProcAddress` resolves to `cuGetProcAddress_v2` (with the status).
 
-#![allow(non_snake_case, unused_imports)]
+#![allow(non_snake_case)]
 
-use super::{
-    CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUkernel, CUlibrary, CUresult, CUstream,
-};
+use super::types::*;
+use super::CUresult;
 use crate::abi::{
     cudaDriverEntryPointQueryResult, cudaJitOption, cudaLibraryOption, cudaLogIterator,
-    cudaLogsCallbackHandle, cudaLogsCallback_t,
+    cudaLogsCallback_t,
 };
 use std::ffi::{c_char, c_int, c_uint, c_void};
-
-/// The driver's `CUlaunchConfig`: the runtime's `cudaLaunchConfig_t` with
-/// the dimensions spelled out and the shared-memory size an `unsigned`;
-/// its attribute records (`CUlaunchAttribute`) are the runtime's
-/// `cudaLaunchAttribute` (same layout, ids and values).
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUlaunchConfig {
-    pub gridDimX: c_uint,
-    pub gridDimY: c_uint,
-    pub gridDimZ: c_uint,
-    pub blockDimX: c_uint,
-    pub blockDimY: c_uint,
-    pub blockDimZ: c_uint,
-    pub sharedMemBytes: c_uint,
-    pub hStream: CUstream,
-    pub attrs: *mut c_void,
-    pub numAttrs: c_uint,
-}
 
 driver_api! {
     /// Libraries, `cuGetProcAddress`, occupancy, cooperative launches,
@@ -63,22 +43,7 @@ driver_api! {
     cuLogsCurrent(iterator: *mut cudaLogIterator, flags: c_uint);
     cuLogsDumpToFile(iterator: *mut cudaLogIterator, path: *const c_char, flags: c_uint);
     cuLogsDumpToMemory(iterator: *mut cudaLogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint);
-    cuLogsRegisterCallback(cb: cudaLogsCallback_t, data: *mut c_void, handle: *mut cudaLogsCallbackHandle);
-    cuLogsUnregisterCallback(handle: cudaLogsCallbackHandle);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn launch_config_has_the_driver_layout() {
-        // CUlaunchConfig on x86-64: seven unsigned (28, padded to 32),
-        // stream @32, attrs @40, numAttrs @48, size 56.
-        assert_eq!(std::mem::size_of::<CUlaunchConfig>(), 56);
-        assert_eq!(std::mem::offset_of!(CUlaunchConfig, hStream), 32);
-        assert_eq!(std::mem::offset_of!(CUlaunchConfig, attrs), 40);
-        assert_eq!(std::mem::offset_of!(CUlaunchConfig, numAttrs), 48);
+    cuLogsRegisterCallback(cb: cudaLogsCallback_t, data: *mut c_void, handle: *mut CUlogsCallbackHandle);
+    cuLogsUnregisterCallback(handle: CUlogsCallbackHandle);
     }
 }

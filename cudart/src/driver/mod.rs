@@ -7,6 +7,11 @@
 //! `_ptsz` exports, resolved on first use. A missing driver is the sticky
 //! `cudaErrorInsufficientDriver`; a failing `cuInit` is its mapped error
 //! (`cudaErrorNoDevice` when no device is visible), sticky as well.
+//!
+//! The driver's types are declared once, in [`types`] (re-exported here);
+//! each table's signatures are recorded as data ([`Signature`],
+//! [`tables`]) for the ABI test that holds them against the driver's
+//! headers.
 
 #![allow(non_snake_case, non_camel_case_types)]
 
@@ -25,46 +30,40 @@ impl CUresult {
     pub const ERROR_NOT_INITIALIZED: Self = Self(3);
     pub const ERROR_DEINITIALIZED: Self = Self(4);
     pub const ERROR_NO_DEVICE: Self = Self(100);
+    pub const ERROR_INVALID_IMAGE: Self = Self(200);
     pub const ERROR_INVALID_CONTEXT: Self = Self(201);
+    pub const ERROR_NO_BINARY_FOR_GPU: Self = Self(209);
     pub const ERROR_CONTEXT_IS_DESTROYED: Self = Self(709);
     pub const ERROR_NOT_FOUND: Self = Self(500);
 
-    /// The runtime error a driver error surfaces as. The two enumerations
-    /// share their numbers for every code they both define; driver codes
-    /// the runtime has no name for become `cudaErrorUnknown`. Out of line:
-    /// only failures come here, and every call site inlines `ok`.
-    #[cold]
-    #[inline(never)]
+    /// The runtime error a driver error surfaces as: a pure conversion.
+    /// The two enumerations share their numbers for every code they both
+    /// define; driver codes the runtime has no name for become
+    /// `cudaErrorUnknown`.
     pub fn to_runtime(self) -> cudaError_t {
-        match self.0 {
+        match self {
             // Driver "not initialized"/"deinitialized" after the runtime
             // initialized it can only mean the driver is shutting down.
-            c if c == CUresult::ERROR_NOT_INITIALIZED.0 => {
-                cudaError_t::cudaErrorInitializationError
-            }
-            c if c == CUresult::ERROR_DEINITIALIZED.0 => {
-                // The driver tore itself down (its exit handler ran): from
-                // now on the runtime does not call it again, not even to
-                // unload libraries when fatbins unregister at exit.
-                crate::boundary::driver_gone();
-                cudaError_t::cudaErrorCudartUnloading
-            }
+            CUresult::ERROR_NOT_INITIALIZED => cudaError_t::cudaErrorInitializationError,
+            CUresult::ERROR_DEINITIALIZED => cudaError_t::cudaErrorCudartUnloading,
             // An invalid context from the driver is a device that the
             // runtime has not (or no longer) set up.
-            c if c == CUresult::ERROR_INVALID_CONTEXT.0 => {
-                cudaError_t::cudaErrorDeviceUninitialized
-            }
-            code if runtime_defines(code) => cudaError_t(code),
+            CUresult::ERROR_INVALID_CONTEXT => cudaError_t::cudaErrorDeviceUninitialized,
+            CUresult(code) if runtime_defines(code) => cudaError_t(code),
             _ => cudaError_t::cudaErrorUnknown,
         }
     }
 
+    /// The driver's answer as the runtime's: on failure,
+    /// [`crate::boundary::driver_failed`] (the error, and teardown when the
+    /// driver has shut down). Every call site inlines this; failures go out
+    /// of line.
     #[inline]
     pub fn ok(self) -> Result<(), cudaError_t> {
         if self == Self::SUCCESS {
             Ok(())
         } else {
-            Err(self.to_runtime())
+            Err(crate::boundary::driver_failed(self))
         }
     }
 }
@@ -74,19 +73,21 @@ fn runtime_defines(code: i32) -> bool {
     cudaError_t::ALL.contains(&cudaError_t(code))
 }
 
-pub type CUdevice = c_int;
-pub type CUdeviceptr = u64;
-pub type CUcontext = *mut c_void;
-pub type CUlibrary = *mut c_void;
-pub type CUkernel = *mut c_void;
-pub type CUfunction = *mut c_void;
-pub type CUstream = *mut c_void;
-pub type CUevent = *mut c_void;
+pub mod c_names;
+pub mod types;
+pub use types::*;
 
-/// `CU_STREAM_LEGACY` and `CU_STREAM_PER_THREAD`: the same values as the
-/// runtime's `cudaStreamLegacy` and `cudaStreamPerThread`.
-pub const CU_STREAM_LEGACY: CUstream = 0x1 as CUstream;
-pub const CU_STREAM_PER_THREAD: CUstream = 0x2 as CUstream;
+/// The driver's structures, as Rust lays them out (for the ABI test).
+pub fn layouts() -> &'static [crate::abi::TypeLayout] {
+    types::LAYOUTS
+}
+
+/// The driver's integer constants the runtime uses, with their values
+/// (for the ABI test; the pointer-valued ones are
+/// [`types::POINTER_CONSTANTS`]).
+pub fn constants() -> &'static [crate::abi::Constant] {
+    types::CONSTANTS
+}
 
 /// The CUDA version whose driver ABI this runtime's tables of CUDA 13.0
 /// calls are written against, and the oldest driver it runs on. The
@@ -99,11 +100,17 @@ pub const CUDA_VERSION: c_int = 13000;
 /// The CUDA version of the newest API this runtime implements (13.5).
 pub const CUDA_VERSION_NEWEST: c_int = 13050;
 
-const CU_GET_PROC_ADDRESS_DEFAULT: u64 = 0;
-const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
-
 pub type GetProcAddress =
     unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
+
+/// One entry point of a `driver_api!` table, as data: its name, the CUDA
+/// version it is resolved for, and its parameters' C spellings
+/// ([`c_names`]).
+pub struct Signature {
+    pub name: &'static str,
+    pub version: c_int,
+    pub params: fn() -> Vec<String>,
+}
 
 /// Declares a table of driver entry points: one field per function
 /// (resolved by base name with `cuGetProcAddress_v2` for CUDA 13.0, or for
@@ -111,7 +118,8 @@ pub type GetProcAddress =
 /// `None` when this driver lacks it) and a safe method of the same name that
 /// calls it, answering `CUDA_ERROR_NOT_FOUND` when this driver lacks it. The core table is
 /// [`Driver`]; each API family declares its own table in `driver/<family>.rs`
-/// and gets it with [`family`], resolved on first use.
+/// and gets it with [`family`], resolved on first use. The table's
+/// signatures are kept as data too ([`Table::signatures`]).
 macro_rules! driver_api {
     ($(#[$m:meta])* pub struct $table:ident $(@ $ver:literal)? { $( $name:ident $(@ $ev:literal)? ( $($arg:ident : $ty:ty),* $(,)? ); )* }) => {
         $(#[$m])*
@@ -170,6 +178,29 @@ macro_rules! driver_api {
                     [once_cell::sync::OnceCell::new(), once_cell::sync::OnceCell::new()];
                 &CELLS
             }
+
+            #[allow(unused_variables)]
+            fn signatures() -> &'static [$crate::driver::Signature] {
+                #[allow(unused_imports)]
+                use $crate::driver::c_names::CName;
+                const TABLE_VERSION: std::ffi::c_int = {
+                    let v = $crate::driver::CUDA_VERSION;
+                    $( let v: std::ffi::c_int = $ver; )?
+                    v
+                };
+                static SIGNATURES: &[$crate::driver::Signature] = &[
+                    $( $crate::driver::Signature {
+                        name: stringify!($name),
+                        version: {
+                            let v = TABLE_VERSION;
+                            $( let v: std::ffi::c_int = $ev; )?
+                            v
+                        },
+                        params: || vec![$( <$ty as CName>::c_name() ),*],
+                    }, )*
+                ];
+                SIGNATURES
+            }
         }
 
         impl $table {
@@ -197,7 +228,6 @@ macro_rules! driver_api {
 
 /// A table of driver entry points declared with `driver_api!`.
 pub trait Table: Sized + Send + Sync + 'static {
-    /// Resolves every entry point of the table.
     /// Resolves every entry point of the table (`driver_version`: what
     /// `cuDriverGetVersion` says; entry points of a later CUDA than it
     /// are left unresolved).
@@ -205,9 +235,27 @@ pub trait Table: Sized + Send + Sync + 'static {
     /// The table's two lazily resolved instances: default and per-thread
     /// default stream.
     fn cells() -> &'static [OnceCell<Self>; 2];
+    /// The table's entry points as data.
+    fn signatures() -> &'static [Signature];
 }
 
-// The family tables: each file declares one `driver_api!` table.
+/// Every table's entry points, by table name (for the ABI test).
+pub fn tables() -> Vec<(&'static str, &'static [Signature])> {
+    vec![
+        ("Driver", Driver::signatures()),
+        ("DeviceApi", device::DeviceApi::signatures()),
+        ("GraphApi", graph::GraphApi::signatures()),
+        ("InteropApi", interop::InteropApi::signatures()),
+        ("LibraryApi", library::LibraryApi::signatures()),
+        ("MemoryApi", memory::MemoryApi::signatures()),
+        ("ResourceApi", resource::ResourceApi::signatures()),
+        ("StreamApi", stream::StreamApi::signatures()),
+        ("Api135", cuda135::Api135::signatures()),
+    ]
+}
+
+// The family tables: each file declares one `driver_api!` table, listed
+// in `tables` too (the ABI test checks the tables listed there).
 pub mod cuda135;
 pub mod device;
 pub mod graph;
@@ -227,7 +275,7 @@ driver_api! {
     cuDeviceGet(dev: *mut CUdevice, ordinal: c_int);
     cuDeviceGetCount(count: *mut c_int);
     cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUdevice);
-    cuDeviceGetUuid(uuid: *mut [u8; 16], dev: CUdevice);
+    cuDeviceGetUuid(uuid: *mut crate::abi::CUuuid_st, dev: CUdevice);
     cuDeviceGetLuid(luid: *mut c_char, mask: *mut c_uint, dev: CUdevice);
     cuDeviceTotalMem(bytes: *mut usize, dev: CUdevice);
     cuDeviceGetAttribute(value: *mut c_int, attr: c_int, dev: CUdevice);
@@ -266,7 +314,7 @@ driver_api! {
     cuFuncSetAttribute(func: CUfunction, attr: c_int, value: c_int);
     cuFuncSetCacheConfig(func: CUfunction, config: c_int);
     cuLaunchKernel(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, smem: c_uint, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void);
-    cuLaunchKernelEx(config: *const c_void, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
+    cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuMemAlloc(dptr: *mut CUdeviceptr, bytes: usize);
     cuMemFree(dptr: CUdeviceptr);
     cuMemAllocPitch(dptr: *mut CUdeviceptr, pitch: *mut usize, width: usize, height: usize, elem: c_uint);
@@ -282,8 +330,8 @@ driver_api! {
     cuMemGetAddressRange(base: *mut CUdeviceptr, size: *mut usize, dptr: CUdeviceptr);
     cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize);
     cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize, stream: CUstream);
-    cuMemcpy2DUnaligned(copy: *const c_void);
-    cuMemcpy2DAsync(copy: *const c_void, stream: CUstream);
+    cuMemcpy2DUnaligned(copy: *const CUDA_MEMCPY2D);
+    cuMemcpy2DAsync(copy: *const CUDA_MEMCPY2D, stream: CUstream);
     cuMemsetD8(dst: CUdeviceptr, value: u8, n: usize);
     cuMemsetD8Async(dst: CUdeviceptr, value: u8, n: usize, stream: CUstream);
     cuMemsetD2D8(dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize);
@@ -302,10 +350,10 @@ driver_api! {
     // whole stream family there cost the first launch ~20 us on the H200.
     cuThreadExchangeStreamCaptureMode(mode: *mut crate::abi::cudaStreamCaptureMode);
     cuStreamGetPriority(stream: CUstream, priority: *mut c_int);
-    cuStreamGetCtx(stream: CUstream, ctx: *mut CUcontext, green: *mut c_void);
+    cuStreamGetCtx(stream: CUstream, ctx: *mut CUcontext, green: *mut CUgreenCtx);
     cuStreamGetDevice(stream: CUstream, dev: *mut CUdevice);
-    cuStreamAddCallback(stream: CUstream, cb: Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>, data: *mut c_void, flags: c_uint);
-    cuLaunchHostFunc(stream: CUstream, f: Option<unsafe extern "C" fn(*mut c_void)>, data: *mut c_void);
+    cuStreamAddCallback(stream: CUstream, cb: CUstreamCallback, data: *mut c_void, flags: c_uint);
+    cuLaunchHostFunc(stream: CUstream, f: CUhostFn, data: *mut c_void);
     cuEventCreate(event: *mut CUevent, flags: c_uint);
     cuEventDestroy(event: CUevent);
     cuEventRecord(event: CUevent, stream: CUstream);
@@ -439,7 +487,7 @@ fn load() -> Result<Loaded, cudaError_t> {
     }
     let r = default.cuInit(0);
     if r != CUresult::SUCCESS {
-        let e = r.to_runtime();
+        let e = crate::boundary::driver_failed(r);
         log::info!(target: "cudart::lifecycle", "driver: cuInit failed with {} -> {}, sticky", r.0, e.0);
         crate::diagnose::init_failed(r.0);
         crate::error::set_sticky(e);

@@ -10,16 +10,12 @@
 //!
 //! `driver::family::<ResourceApi>(false)` resolves this table on first use.
 
-#![allow(non_snake_case, unused_imports)]
+#![allow(non_snake_case)]
 
-use super::{CUcontext, CUdevice, CUevent, CUresult, CUstream};
+use super::types::*;
+use super::CUresult;
 use crate::abi::{cudaDevResource, cudaDevResourceType};
-use std::ffi::{c_int, c_uint, c_void};
-
-/// The driver's green context (`CUgreenCtx`).
-pub type CUgreenCtx = *mut c_void;
-/// The driver's resource descriptor (`CUdevResourceDesc`).
-pub type CUdevResourceDesc = *mut c_void;
+use std::ffi::{c_int, c_uint};
 
 driver_api! {
     /// Device resources, green contexts, context events, context pushes.

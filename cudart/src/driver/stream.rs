@@ -17,26 +17,25 @@
 //! is `_v3` (with edge data), `cuStreamUpdateCaptureDependencies` is `_v2`
 //! (with edge data).
 
-#![allow(non_snake_case, unused_imports)]
+#![allow(non_snake_case)]
 
-use super::{
-    CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUkernel, CUlibrary, CUresult, CUstream,
-};
+use super::types::*;
+use super::CUresult;
 use crate::abi::{
-    cudaGraphEdgeData, cudaGraphNode_t, cudaGraph_t, cudaIpcEventHandle_t, cudaLaunchAttributeID,
-    cudaLaunchAttributeValue, cudaStreamCaptureMode, cudaStreamCaptureStatus,
+    cudaGraphEdgeData, cudaIpcEventHandle_t, cudaLaunchAttributeID, cudaLaunchAttributeValue,
+    cudaStreamCaptureMode, cudaStreamCaptureStatus,
 };
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{c_uint, c_void};
 
 driver_api! {
     /// Stream capture, stream attributes and ids, event IPC and EGL sync.
     pub struct StreamApi {
     cuStreamBeginCapture(stream: CUstream, mode: cudaStreamCaptureMode);
-    cuStreamBeginCaptureToGraph(stream: CUstream, graph: cudaGraph_t, deps: *const cudaGraphNode_t, edges: *const cudaGraphEdgeData, n: usize, mode: cudaStreamCaptureMode);
-    cuStreamEndCapture(stream: CUstream, graph: *mut cudaGraph_t);
+    cuStreamBeginCaptureToGraph(stream: CUstream, graph: CUgraph, deps: *const CUgraphNode, edges: *const cudaGraphEdgeData, n: usize, mode: cudaStreamCaptureMode);
+    cuStreamEndCapture(stream: CUstream, graph: *mut CUgraph);
     cuStreamIsCapturing(stream: CUstream, status: *mut cudaStreamCaptureStatus);
-    cuStreamGetCaptureInfo(stream: CUstream, status: *mut cudaStreamCaptureStatus, id: *mut u64, graph: *mut cudaGraph_t, deps: *mut *const cudaGraphNode_t, edges: *mut *const cudaGraphEdgeData, n: *mut usize);
-    cuStreamUpdateCaptureDependencies(stream: CUstream, deps: *mut cudaGraphNode_t, edges: *const cudaGraphEdgeData, n: usize, flags: c_uint);
+    cuStreamGetCaptureInfo(stream: CUstream, status: *mut cudaStreamCaptureStatus, id: *mut u64, graph: *mut CUgraph, deps: *mut *const CUgraphNode, edges: *mut *const cudaGraphEdgeData, n: *mut usize);
+    cuStreamUpdateCaptureDependencies(stream: CUstream, deps: *mut CUgraphNode, edges: *const cudaGraphEdgeData, n: usize, flags: c_uint);
     cuStreamGetAttribute(stream: CUstream, attr: cudaLaunchAttributeID, value: *mut cudaLaunchAttributeValue);
     cuStreamSetAttribute(stream: CUstream, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue);
     cuStreamCopyAttributes(dst: CUstream, src: CUstream);

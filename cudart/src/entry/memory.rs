@@ -20,7 +20,8 @@ use crate::abi::{
 use crate::array::{self, Extent2D, Order};
 use crate::boundary::{In, Needs, Out};
 use crate::handles::present;
-use crate::memory::{self, Batch, Targets};
+use crate::memory;
+use crate::memory::managed::{self, Batch, Targets};
 use crate::{ipc, mempool, peer, texture};
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
@@ -88,43 +89,43 @@ entry_points! {
 
     // Managed memory.
     Context fn cudaMemPrefetchAsync(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint,
-        stream: cudaStream_t) -> cudaError_t => memory::prefetch_async(devPtr, count, location, flags, stream, LEGACY);
+        stream: cudaStream_t) -> cudaError_t => managed::prefetch_async(devPtr, count, location, flags, stream, LEGACY);
     Context fn cudaMemPrefetchAsync_ptsz(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint,
-        stream: cudaStream_t) -> cudaError_t => memory::prefetch_async(devPtr, count, location, flags, stream, PT);
+        stream: cudaStream_t) -> cudaError_t => managed::prefetch_async(devPtr, count, location, flags, stream, PT);
     Context fn cudaMemPrefetchBatchAsync(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize,
         prefetchLocs: *mut cudaMemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: c_ulonglong,
         stream: cudaStream_t) -> cudaError_t
-        => memory::prefetch_batch_async(Batch { dptrs, sizes, count },
+        => managed::prefetch_batch_async(Batch { dptrs, sizes, count },
             Targets { locations: prefetchLocs, indices: prefetchLocIdxs, count: numPrefetchLocs }, flags, stream, LEGACY);
     Context fn cudaMemPrefetchBatchAsync_ptsz(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize,
         prefetchLocs: *mut cudaMemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: c_ulonglong,
         stream: cudaStream_t) -> cudaError_t
-        => memory::prefetch_batch_async(Batch { dptrs, sizes, count },
+        => managed::prefetch_batch_async(Batch { dptrs, sizes, count },
             Targets { locations: prefetchLocs, indices: prefetchLocIdxs, count: numPrefetchLocs }, flags, stream, PT);
     Context fn cudaMemDiscardBatchAsync(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize, flags: c_ulonglong,
         stream: cudaStream_t) -> cudaError_t
-        => memory::discard_batch_async(Batch { dptrs, sizes, count }, flags, stream, LEGACY);
+        => managed::discard_batch_async(Batch { dptrs, sizes, count }, flags, stream, LEGACY);
     Context fn cudaMemDiscardBatchAsync_ptsz(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize,
         flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t
-        => memory::discard_batch_async(Batch { dptrs, sizes, count }, flags, stream, PT);
+        => managed::discard_batch_async(Batch { dptrs, sizes, count }, flags, stream, PT);
     Context fn cudaMemDiscardAndPrefetchBatchAsync(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize,
         prefetchLocs: *mut cudaMemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: c_ulonglong,
         stream: cudaStream_t) -> cudaError_t
-        => memory::discard_and_prefetch_batch_async(Batch { dptrs, sizes, count },
+        => managed::discard_and_prefetch_batch_async(Batch { dptrs, sizes, count },
             Targets { locations: prefetchLocs, indices: prefetchLocIdxs, count: numPrefetchLocs }, flags, stream, LEGACY);
     Context fn cudaMemDiscardAndPrefetchBatchAsync_ptsz(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize,
         prefetchLocs: *mut cudaMemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: c_ulonglong,
         stream: cudaStream_t) -> cudaError_t
-        => memory::discard_and_prefetch_batch_async(Batch { dptrs, sizes, count },
+        => managed::discard_and_prefetch_batch_async(Batch { dptrs, sizes, count },
             Targets { locations: prefetchLocs, indices: prefetchLocIdxs, count: numPrefetchLocs }, flags, stream, PT);
     Context fn cudaMemAdvise(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise,
-        location: cudaMemLocation) -> cudaError_t => memory::advise(devPtr, count, advice, location);
+        location: cudaMemLocation) -> cudaError_t => managed::advise(devPtr, count, advice, location);
     Context fn cudaMemRangeGetAttribute(data: *mut c_void, dataSize: usize, attribute: cudaMemRangeAttribute,
         devPtr: *const c_void, count: usize) -> cudaError_t
-        => memory::range_get_attribute(data, dataSize, attribute, devPtr, count);
+        => managed::range_get_attribute(data, dataSize, attribute, devPtr, count);
     Context fn cudaMemRangeGetAttributes(data: *mut *mut c_void, dataSizes: *mut usize,
         attributes: *mut cudaMemRangeAttribute, numAttributes: usize, devPtr: *const c_void, count: usize) -> cudaError_t
-        => memory::range_get_attributes(data, dataSizes, attributes, numAttributes, devPtr, count);
+        => managed::range_get_attributes(data, dataSizes, attributes, numAttributes, devPtr, count);
 
     // Stream-ordered allocation and memory pools.
     Context fn cudaMallocAsync(devPtr: Out<*mut c_void>, size: usize, hStream: cudaStream_t) -> cudaError_t

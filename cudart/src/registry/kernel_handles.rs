@@ -44,12 +44,14 @@ impl KernelHandles {
 
     /// The handle of kernel `i`; null when not resolved (or out of room).
     pub(super) fn get(&self, i: usize) -> CUkernel {
-        self.chunks
-            .get(i / HANDLE_CHUNK)
-            .and_then(OnceLock::get)
-            .map_or(std::ptr::null_mut(), |c| {
-                c[i % HANDLE_CHUNK].load(Ordering::Acquire)
-            })
+        CUkernel::from(
+            self.chunks
+                .get(i / HANDLE_CHUNK)
+                .and_then(OnceLock::get)
+                .map_or(std::ptr::null_mut(), |c| {
+                    c[i % HANDLE_CHUNK].load(Ordering::Acquire)
+                }),
+        )
     }
 
     /// Keeps `h` for kernel `i` (its chunk made if needed); false when
@@ -63,7 +65,7 @@ impl KernelHandles {
                 |_| AtomicPtr::new(std::ptr::null_mut()),
             ))
         });
-        chunk[i % HANDLE_CHUNK].store(h, Ordering::Release);
+        chunk[i % HANDLE_CHUNK].store(h.as_raw(), Ordering::Release);
         true
     }
 
@@ -72,7 +74,7 @@ impl KernelHandles {
         self.chunks
             .iter()
             .filter_map(OnceLock::get)
-            .flat_map(|c| c.iter().map(|h| h.load(Ordering::Acquire)))
+            .flat_map(|c| c.iter().map(|h| CUkernel::from(h.load(Ordering::Acquire))))
             .filter(|h| !h.is_null())
     }
 
@@ -80,7 +82,9 @@ impl KernelHandles {
     pub(super) fn position(&self, k: CUkernel) -> Option<usize> {
         self.chunks.iter().enumerate().find_map(|(c, cell)| {
             let slots = cell.get()?;
-            let j = slots.iter().position(|h| h.load(Ordering::Acquire) == k)?;
+            let j = slots
+                .iter()
+                .position(|h| h.load(Ordering::Acquire) == k.as_raw())?;
             Some(c * HANDLE_CHUNK + j)
         })
     }
@@ -97,7 +101,7 @@ mod tests {
 
     #[test]
     fn handles_come_in_chunks_made_on_first_use() {
-        let k = |n: usize| n as CUkernel;
+        let k = |n: usize| CUkernel::from(n as *mut std::ffi::c_void);
         let empty = KernelHandles::default();
         assert!(empty.is_empty());
         assert!(!empty.set(0, k(1)), "no room before new()");
@@ -133,7 +137,7 @@ mod tests {
         assert!(h.get(3 * HANDLE_CHUNK).is_null());
         assert_eq!(h.position(k(0x40)), None);
         // Every resolved handle, none of the unresolved slots.
-        let mut all: Vec<usize> = h.resolved().map(|p| p as usize).collect();
+        let mut all: Vec<usize> = h.resolved().map(|p| p.as_raw() as usize).collect();
         all.sort_unstable();
         assert_eq!(all, [0x10, 0x20, 0x30]);
         assert_eq!(empty.resolved().count(), 0);

@@ -178,7 +178,7 @@ pub(super) fn find_kernel(reg: &Registry, stub: usize) -> Option<Kernel> {
                 fatbin: rec.fatbin.clone(),
                 stub,
                 name: k.name,
-                resolved: std::ptr::null_mut(),
+                resolved: crate::driver::CUkernel::null(),
             });
         }
     }

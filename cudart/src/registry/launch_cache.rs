@@ -7,7 +7,7 @@ use super::kernel_for_stub;
 use super::kernel_handles::RESOLVED;
 use crate::abi::cudaError_t;
 use crate::addrmap::{mix, AddrMap};
-use crate::driver::{self, CUkernel};
+use crate::driver::{self, CUfunction, CUkernel};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::cell::Cell;
@@ -42,6 +42,14 @@ struct Slot {
 /// id (the driver counts them up from 1). Kept in `ctx`, not a field of
 /// its own: a larger entry costs the launch's look-up 9 instructions.
 const UNKNOWN: u64 = u64::MAX;
+
+impl Slot {
+    /// The driver kernel the entry holds.
+    #[inline(always)]
+    fn kernel(&self) -> CUkernel {
+        CUkernel::from(self.kernel as *mut c_void)
+    }
+}
 
 const EMPTY: Slot = Slot {
     key: 0,
@@ -124,9 +132,9 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
     let generation = GENERATION.load(Ordering::Acquire);
     let key = h as usize;
     if let Some(s) = LAUNCH_CACHE.with(|c| c.get(key, generation)) {
-        return Ok(s.kernel as CUkernel);
+        return Ok(s.kernel());
     }
-    launch_handle_miss(key, generation).map(|s| s.kernel as CUkernel)
+    launch_handle_miss(key, generation).map(|s| s.kernel())
 }
 
 /// What a launch hands to `cuLaunchKernel` in the context with id `ctx`
@@ -139,19 +147,21 @@ pub fn launch_handle(h: *const c_void) -> Result<CUkernel, cudaError_t> {
 /// caches ([`GENERATION`]). Where the driver gives no function the kernel
 /// is launched as before, and the driver answers.
 #[inline]
-pub fn launch_function(h: *const c_void, ctx: u64) -> Result<*mut c_void, cudaError_t> {
+pub fn launch_function(h: *const c_void, ctx: u64) -> Result<CUfunction, cudaError_t> {
     if h.is_null() {
         return Err(cudaError_t::cudaErrorInvalidDeviceFunction);
     }
     let generation = GENERATION.load(Ordering::Acquire);
     let key = h as usize;
     let slot = match LAUNCH_CACHE.with(|c| c.get(key, generation)) {
-        Some(s) if s.ctx == ctx && s.func != 0 => return Ok(s.func as *mut c_void),
+        Some(s) if s.ctx == ctx && s.func != 0 => {
+            return Ok(CUfunction::from(s.func as *mut c_void))
+        }
         Some(s) => s,
         None => launch_handle_miss(key, generation)?,
     };
     if slot.ctx == UNKNOWN {
-        return Ok(slot.kernel as CUkernel);
+        return Ok(CUfunction::of_kernel(slot.kernel()));
     }
     Ok(function_miss(slot, ctx, generation))
 }
@@ -159,11 +169,11 @@ pub fn launch_function(h: *const c_void, ctx: u64) -> Result<*mut c_void, cudaEr
 /// The kernel behind what a launch handed the driver (a function from
 /// [`launch_function`], or the kernel itself): for the calls that take a
 /// kernel, such as the diagnostics' attribute queries after a failure.
-pub fn kernel_of_launched(h: *mut c_void) -> CUkernel {
-    FUNCTIONS
-        .lock()
-        .get(&(h as usize))
-        .map_or(h, |&kernel| kernel as CUkernel)
+pub fn kernel_of_launched(f: CUfunction) -> CUkernel {
+    let kernel = FUNCTIONS.lock().get(&(f.as_raw() as usize)).copied();
+    // Not a function a launch resolved: the kernel itself went to the
+    // driver in its place (`CUfunction::of_kernel`).
+    CUkernel::from(kernel.map_or(f.as_raw(), |k| k as *mut c_void))
 }
 
 /// Kernel handles went away outside the registry (`cudaLibraryUnload`):
@@ -189,12 +199,12 @@ fn launch_handle_miss(key: usize, generation: u64) -> Result<Slot, cudaError_t> 
             handles::check(key as *const c_void, Kind::Kernel)?;
             let known = RESOLVED.read().contains(&key)
                 || handles::state(key as *const c_void) == Some(State::Live(Kind::Kernel));
-            (key as CUkernel, known)
+            (CUkernel::from(key as *mut c_void), known)
         }
     };
     let slot = Slot {
         key,
-        kernel: k as usize,
+        kernel: k.as_raw() as usize,
         ctx: if known { 0 } else { UNKNOWN },
         ..EMPTY
     };
@@ -209,26 +219,18 @@ fn launch_handle_miss(key: usize, generation: u64) -> Result<Slot, cudaError_t> 
 /// then fails (or succeeds) as the driver decides, as before.
 #[cold]
 #[inline(never)]
-fn function_miss(slot: Slot, ctx: u64, generation: u64) -> *mut c_void {
-    let kernel = slot.kernel as CUkernel;
+fn function_miss(slot: Slot, ctx: u64, generation: u64) -> CUfunction {
+    let kernel = slot.kernel();
     let Ok(drv) = driver::get() else {
-        return kernel;
+        return CUfunction::of_kernel(kernel);
     };
-    let mut f: driver::CUfunction = std::ptr::null_mut();
+    let mut f = CUfunction::null();
     if drv.cuKernelGetFunction(&mut f, kernel) != driver::CUresult::SUCCESS || f.is_null() {
-        return kernel;
+        return CUfunction::of_kernel(kernel);
     }
-    FUNCTIONS.lock().insert(f as usize, slot.kernel);
-    LAUNCH_CACHE.with(|c| {
-        c.insert(
-            Slot {
-                ctx,
-                func: f as usize,
-                ..slot
-            },
-            generation,
-        )
-    });
+    let func = f.as_raw() as usize;
+    FUNCTIONS.lock().insert(func, slot.kernel);
+    LAUNCH_CACHE.with(|c| c.insert(Slot { ctx, func, ..slot }, generation));
     f
 }
 

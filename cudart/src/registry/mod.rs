@@ -82,7 +82,7 @@ pub use vars::{init_module, register_var, symbol, Var};
 use crate::abi::cudaError_t;
 use crate::addrmap::AddrMap;
 use crate::boundary::In;
-use crate::driver::{self, CUkernel, CUlibrary};
+use crate::driver::{self, CUfunction, CUkernel, CUlibrary};
 use crate::trace;
 use append_log::{AppendLog, Staged};
 use fatbin::container::CONTAINER_MAGIC;
@@ -208,16 +208,16 @@ impl Fatbin {
     pub fn library(&self) -> Result<CUlibrary, cudaError_t> {
         let lib = self.library.load(Ordering::Acquire);
         if !lib.is_null() {
-            return Ok(lib);
+            return Ok(CUlibrary::from(lib));
         }
         let _guard = self.load_lock.lock();
         let lib = self.library.load(Ordering::Acquire);
         if !lib.is_null() {
-            return Ok(lib);
+            return Ok(CUlibrary::from(lib));
         }
         let drv = driver::get()?;
         let span = trace::start();
-        let mut lib: CUlibrary = std::ptr::null_mut();
+        let mut lib = CUlibrary::null();
         // The image stays mapped until its module unregisters it, and the
         // library is unloaded there first: the driver may read it in place
         // and need not keep a copy of its own (a memory saving; no change
@@ -247,16 +247,14 @@ impl Fatbin {
                 r.0,
                 crate::boundary::current_api()
             );
-            let e = match r.0 {
+            let e = match r {
                 // No image for this device in the fatbin; an image the
                 // driver cannot use.
-                c if c == cudaError_t::cudaErrorNoKernelImageForDevice.0 => {
+                driver::CUresult::ERROR_NO_BINARY_FOR_GPU => {
                     cudaError_t::cudaErrorNoKernelImageForDevice
                 }
-                c if c == cudaError_t::cudaErrorInvalidKernelImage.0 => {
-                    cudaError_t::cudaErrorInvalidKernelImage
-                }
-                _ => r.to_runtime(),
+                driver::CUresult::ERROR_INVALID_IMAGE => cudaError_t::cudaErrorInvalidKernelImage,
+                _ => crate::boundary::driver_failed(r),
             };
             if crate::diagnose::enabled() {
                 crate::diagnose::load_failed(
@@ -281,7 +279,7 @@ impl Fatbin {
             crate::boundary::current_api(),
             trace::thread_label()
         );
-        self.library.store(lib, Ordering::Release);
+        self.library.store(lib.as_raw(), Ordering::Release);
         Ok(lib)
     }
 }
@@ -291,15 +289,7 @@ impl Kernel {
     /// With the diagnostics on, explains an image the driver refused.
     #[cold]
     pub fn explain_load_failure(&self, e: cudaError_t) {
-        if crate::diagnose::enabled()
-            && [
-                cudaError_t::cudaErrorInvalidKernelImage,
-                cudaError_t::cudaErrorNoKernelImageForDevice,
-                cudaError_t::cudaErrorInvalidPtx,
-                cudaError_t::cudaErrorUnsupportedPtxVersion,
-            ]
-            .contains(&e)
-        {
+        if crate::diagnose::enabled() && crate::diagnose::is_image_refusal(e) {
             crate::diagnose::load_failed(
                 self.fatbin.image as *const u8,
                 &trace::origin_of(self.fatbin.wrapper),
@@ -315,13 +305,13 @@ impl Kernel {
         let lib = self.fatbin.library()?;
         let name = name_of(self.name);
         let span = trace::start();
-        let mut h: CUkernel = std::ptr::null_mut();
+        let mut h = CUkernel::null();
         let drv = driver::get()?;
         let r = drv.cuLibraryGetKernel(&mut h, lib, name.as_ptr());
         if r != driver::CUresult::SUCCESS {
-            let e = match r.0 {
-                500 => cudaError_t::cudaErrorInvalidDeviceFunction,
-                _ => r.to_runtime(),
+            let e = match r {
+                driver::CUresult::ERROR_NOT_FOUND => cudaError_t::cudaErrorInvalidDeviceFunction,
+                _ => crate::boundary::driver_failed(r),
             };
             // With lazy loading the driver checks the image when a kernel
             // is first asked for: "no image" shows up here.
@@ -337,7 +327,7 @@ impl Kernel {
             self.fatbin.id,
             crate::boundary::current_api()
         );
-        RESOLVED.write().insert(h as usize);
+        RESOLVED.write().insert(h.as_raw() as usize);
         self.keep_handle(h);
         Ok(h)
     }
@@ -590,7 +580,7 @@ pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
     if !rec.handles.is_empty() {
         let mut resolved = RESOLVED.write();
         for h in rec.handles.resolved() {
-            resolved.remove(&(h as usize));
+            resolved.remove(&(h.as_raw() as usize));
         }
     }
     let fb = rec.fatbin;
@@ -621,7 +611,8 @@ pub fn unregister_fatbin(handle: *mut *mut c_void) -> Result<(), cudaError_t> {
             // runtime did, no exit watch noticed it): ask first, so a
             // library is never handed to a driver that has shut down.
             if !crate::boundary::driver_has_shut_down(drv)
-                && drv.cuLibraryUnload(lib) == driver::CUresult::ERROR_DEINITIALIZED
+                && drv.cuLibraryUnload(CUlibrary::from(lib))
+                    == driver::CUresult::ERROR_DEINITIALIZED
             {
                 crate::boundary::driver_gone();
             }
@@ -654,17 +645,18 @@ pub fn kernel_for_stub(stub: *const c_void) -> Option<Kernel> {
     find_kernel(&REGISTRY.read(), stub as usize)
 }
 
-/// The registered host stub whose kernel resolved to `k`, if any: what
+/// The registered host stub whose kernel resolved to `f` (a function a
+/// launch resolved, or a kernel in a function's place), if any: what
 /// NVIDIA's runtime reports as a kernel node's `func`, for nodes built from
 /// a stub, a `cudaKernel_t` or a capture alike (measured on the H200). A
 /// scan of the resolved handles: node-parameter queries are rare, launches
 /// never ask.
-pub fn stub_for_kernel(k: CUkernel) -> Option<*mut c_void> {
-    if k.is_null() {
+pub fn stub_for_kernel(f: CUfunction) -> Option<*mut c_void> {
+    if f.is_null() {
         return None;
     }
     // A function a launch resolved (a node captured from that launch).
-    let k = kernel_of_launched(k);
+    let k = kernel_of_launched(f);
     let reg = REGISTRY.read();
     let found = reg.fatbins.values().find_map(|rec| {
         let i = rec.handles.position(k)?;

@@ -1,27 +1,32 @@
 //! Memory: device, pinned host and managed allocations, copies and sets in
-//! one, two and three dimensions, batched copies, and managed-memory
-//! prefetch and advice.
+//! one, two and three dimensions, and batched copies; managed-memory
+//! prefetch and advice in [`managed`].
 //!
 //! With unified addressing (every device CUDA 13 supports), the driver tells
 //! host from device memory by address, so every copy kind, including
 //! `cudaMemcpyDefault`, goes through `cuMemcpy`/`cuMemcpyAsync` or, for 2D
 //! and 3D copies, `CU_MEMORYTYPE_UNIFIED` operands; the kind is only
 //! validated. 2D and 3D copies share one description of their operands
-//! ([`Place`], [`Region`]) with the array copies of [`crate::array`] and the
-//! peer copies of [`crate::peer`].
+//! ([`Place`], [`Region`], in [`crate::copy`]) with the array copies of
+//! [`crate::array`] and the peer copies of [`crate::peer`].
+
+pub mod managed;
 
 use crate::abi::{
-    cudaError_t, cudaExtent, cudaMemLocation, cudaMemRangeAttribute, cudaMemcpy3DBatchOp,
-    cudaMemcpy3DParms, cudaMemcpyAttributes, cudaMemoryAdvise, cudaPitchedPtr,
-    cudaPointerAttributes, cudaPos, cudaStream_t,
+    cudaError_t, cudaExtent, cudaMemcpy3DBatchOp, cudaMemcpy3DParms, cudaMemcpyAttributes,
+    cudaPitchedPtr, cudaPointerAttributes, cudaStream_t,
 };
-use crate::array;
 use crate::boundary::{In, Out};
-use crate::driver::memory::{
-    CUarray, MemoryApi, CUDA_MEMCPY2D, CUDA_MEMCPY3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_DEVICE,
-    CU_MEMORYTYPE_UNIFIED,
+use crate::copy::{
+    check_from_symbol_kind, check_kind, check_to_symbol_kind, params_2d, symbol_range,
+    to_driver_3d, Place, Region,
 };
-use crate::driver::{self, CUdeviceptr, CUresult};
+use crate::driver::memory::MemoryApi;
+use crate::driver::{
+    self, CUdeviceptr, CUresult, CU_MEMORYTYPE_DEVICE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    CU_POINTER_ATTRIBUTE_DEVICE_POINTER, CU_POINTER_ATTRIBUTE_HOST_POINTER,
+    CU_POINTER_ATTRIBUTE_IS_MANAGED, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+};
 use crate::handles::{self, Kind};
 use crate::launch::driver_stream;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
@@ -126,12 +131,6 @@ fn pointer_attribute(ptr: *const c_void, attr: c_int) -> Result<Option<c_uint>, 
     );
     Ok((r == CUresult::SUCCESS).then_some(value))
 }
-
-/// The driver's `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
-const CU_POINTER_ATTRIBUTE_IS_MANAGED: c_int = 8;
-
-/// The driver's `CU_POINTER_ATTRIBUTE_MEMORY_TYPE`.
-const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_int = 2;
 
 #[cold]
 #[inline(never)]
@@ -273,16 +272,6 @@ pub fn get_info(free: Out<usize>, total: Out<usize>) -> Result<(), cudaError_t> 
         total.write(t)?;
     }
     Ok(())
-}
-
-/// Checks a `cudaMemcpyKind`. With unified addressing the driver tells
-/// host from device memory by address, so the kind is only validated.
-pub(crate) fn check_kind(kind: c_int) -> Result<(), cudaError_t> {
-    if (0..=4).contains(&kind) {
-        Ok(())
-    } else {
-        Err(cudaError_t::cudaErrorInvalidMemcpyDirection)
-    }
 }
 
 /// `cudaMemcpy` (and `_ptds`).
@@ -443,9 +432,13 @@ pub fn pointer_get_attributes(
     ptr: *const c_void,
 ) -> Result<(), cudaError_t> {
     out.check()?;
-    // CU_POINTER_ATTRIBUTE_{MEMORY_TYPE, DEVICE_POINTER, HOST_POINTER,
-    // IS_MANAGED, DEVICE_ORDINAL}.
-    let mut attrs: [c_int; 5] = [2, 3, 4, 8, 9];
+    let mut attrs: [c_int; 5] = [
+        CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+        CU_POINTER_ATTRIBUTE_HOST_POINTER,
+        CU_POINTER_ATTRIBUTE_IS_MANAGED,
+        CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    ];
     let mut mem_type: c_uint = 0;
     let mut dptr: CUdeviceptr = 0;
     let mut hptr: *mut c_void = std::ptr::null_mut();
@@ -488,19 +481,6 @@ pub fn pointer_get_attributes(
     out.write(a)
 }
 
-/// The device address of `symbol` plus `offset`, checking `count` fits.
-fn symbol_range(
-    symbol: *const c_void,
-    count: usize,
-    offset: usize,
-) -> Result<CUdeviceptr, cudaError_t> {
-    let (base, size) = crate::registry::symbol(symbol)?;
-    match offset.checked_add(count) {
-        Some(end) if end <= size => Ok(base + offset as CUdeviceptr),
-        _ => Err(cudaError_t::cudaErrorInvalidValue),
-    }
-}
-
 /// `cudaMemcpyToSymbol`/`Async` (and `_ptds`/`_ptsz`).
 #[allow(clippy::too_many_arguments)]
 pub fn copy_to_symbol(
@@ -512,10 +492,7 @@ pub fn copy_to_symbol(
     stream: Option<cudaStream_t>,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
-    // HostToDevice, DeviceToDevice or Default.
-    if !matches!(kind, 1 | 3 | 4) {
-        return Err(cudaError_t::cudaErrorInvalidMemcpyDirection);
-    }
+    check_to_symbol_kind(kind)?;
     let dst = symbol_range(symbol, count, offset)? as *mut c_void;
     match stream {
         None => memcpy(dst, src, count, kind, per_thread),
@@ -534,10 +511,7 @@ pub fn copy_from_symbol(
     stream: Option<cudaStream_t>,
     per_thread: bool,
 ) -> Result<(), cudaError_t> {
-    // DeviceToHost, DeviceToDevice or Default.
-    if !matches!(kind, 2..=4) {
-        return Err(cudaError_t::cudaErrorInvalidMemcpyDirection);
-    }
+    check_from_symbol_kind(kind)?;
     let src = symbol_range(symbol, count, offset)? as *const c_void;
     match stream {
         None => memcpy(dst, src, count, kind, per_thread),
@@ -560,83 +534,7 @@ pub fn symbol_size(out: Out<usize>, symbol: *const c_void) -> Result<(), cudaErr
 }
 
 // ---------------------------------------------------------------------------
-// The operands of 2D and 3D copies.
-
-/// One operand of a 2D or 3D copy.
-#[derive(Copy, Clone, Debug)]
-pub(crate) enum Place {
-    /// Host or device memory (the driver tells which by address): rows
-    /// `pitch` bytes apart, `height` rows to a slice (3D copies only).
-    Memory {
-        ptr: *mut c_void,
-        pitch: usize,
-        height: usize,
-    },
-    /// A CUDA array (positions in bytes along x, elements along y and z).
-    Array(CUarray),
-}
-
-impl Place {
-    pub(crate) fn memory(ptr: *mut c_void, pitch: usize, height: usize) -> Self {
-        Place::Memory { ptr, pitch, height }
-    }
-
-    /// The `CUmemorytype`, host pointer, device pointer, array, pitch and
-    /// slice height of this operand in the driver's copy descriptions.
-    fn driver_fields(self) -> (c_uint, *mut c_void, CUdeviceptr, CUarray, usize, usize) {
-        match self {
-            Place::Memory { ptr, pitch, height } => (
-                CU_MEMORYTYPE_UNIFIED,
-                ptr,
-                ptr as CUdeviceptr,
-                std::ptr::null_mut(),
-                pitch,
-                height,
-            ),
-            Place::Array(a) => (CU_MEMORYTYPE_ARRAY, std::ptr::null_mut(), 0, a, 0, 0),
-        }
-    }
-}
-
-/// A position in an operand: `x` in bytes, `y` in rows, `z` in slices.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Region {
-    pub place: Place,
-    pub x: usize,
-    pub y: usize,
-    pub z: usize,
-}
-
-impl Region {
-    /// A 2D position.
-    pub(crate) fn at(place: Place, x: usize, y: usize) -> Self {
-        Region { place, x, y, z: 0 }
-    }
-}
-
-/// The driver's description of a 2D copy of `width` bytes by `height` rows.
-pub(crate) fn params_2d(src: &Region, dst: &Region, width: usize, height: usize) -> CUDA_MEMCPY2D {
-    let (st, sh, sd, sa, sp, _) = src.place.driver_fields();
-    let (dt, dh, dd, da, dp, _) = dst.place.driver_fields();
-    CUDA_MEMCPY2D {
-        srcXInBytes: src.x,
-        srcY: src.y,
-        srcMemoryType: st,
-        srcHost: sh,
-        srcDevice: sd,
-        srcArray: sa,
-        srcPitch: sp,
-        dstXInBytes: dst.x,
-        dstY: dst.y,
-        dstMemoryType: dt,
-        dstHost: dh,
-        dstDevice: dd,
-        dstArray: da,
-        dstPitch: dp,
-        WidthInBytes: width,
-        Height: height,
-    }
-}
+// 2D and 3D copies of memory and arrays (their operands: crate::copy).
 
 /// Runs a 2D copy: synchronous (`cuMemcpy2DUnaligned`, any alignment) or
 /// in stream order.
@@ -659,127 +557,6 @@ pub(crate) fn copy_2d(
         None => api.cuMemcpy2DUnaligned(&p).ok(),
         Some(s) => api.cuMemcpy2DAsync(&p, driver_stream(s, per_thread)?).ok(),
     }
-}
-
-/// The driver's description of a 3D copy of `width` bytes by `height` rows
-/// by `depth` slices.
-pub(crate) fn params_3d(
-    src: &Region,
-    dst: &Region,
-    width: usize,
-    height: usize,
-    depth: usize,
-) -> CUDA_MEMCPY3D {
-    let (st, sh, sd, sa, sp, shh) = src.place.driver_fields();
-    let (dt, dh, dd, da, dp, dhh) = dst.place.driver_fields();
-    CUDA_MEMCPY3D {
-        srcXInBytes: src.x,
-        srcY: src.y,
-        srcZ: src.z,
-        srcLOD: 0,
-        srcMemoryType: st,
-        srcHost: sh,
-        srcDevice: sd,
-        srcArray: sa,
-        reserved0: std::ptr::null_mut(),
-        srcPitch: sp,
-        srcHeight: shh,
-        dstXInBytes: dst.x,
-        dstY: dst.y,
-        dstZ: dst.z,
-        dstLOD: 0,
-        dstMemoryType: dt,
-        dstHost: dh,
-        dstDevice: dd,
-        dstArray: da,
-        reserved1: std::ptr::null_mut(),
-        dstPitch: dp,
-        dstHeight: dhh,
-        WidthInBytes: width,
-        Height: height,
-        Depth: depth,
-    }
-}
-
-/// The source and destination of a runtime 3D copy (`cudaMemcpy3DParms`
-/// or `cudaMemcpy3DPeerParms`) and its width in bytes.
-///
-/// Each side is exactly one of an array or a pitched pointer. Positions and
-/// the extent's width count elements of the array when an array takes
-/// part (both arrays must then have one element size), bytes otherwise.
-pub(crate) fn regions_3d(
-    src_array: CUarray,
-    src_pos: cudaPos,
-    src_ptr: cudaPitchedPtr,
-    dst_array: CUarray,
-    dst_pos: cudaPos,
-    dst_ptr: cudaPitchedPtr,
-    extent: cudaExtent,
-) -> Result<(Region, Region, usize), cudaError_t> {
-    let src_elem = side_element_size(src_array, &src_ptr)?;
-    let dst_elem = side_element_size(dst_array, &dst_ptr)?;
-    let elem = match (src_elem, dst_elem) {
-        (Some(a), Some(b)) if a != b => return Err(cudaError_t::cudaErrorInvalidValue),
-        (Some(e), _) | (None, Some(e)) => e,
-        (None, None) => 1,
-    };
-    let src = side_region(src_array, src_pos, src_ptr, src_elem)?;
-    let dst = side_region(dst_array, dst_pos, dst_ptr, dst_elem)?;
-    let width = extent
-        .width
-        .checked_mul(elem)
-        .ok_or(cudaError_t::cudaErrorInvalidValue)?;
-    Ok((src, dst, width))
-}
-
-/// The element size of an array operand (`None` for a pointer operand);
-/// exactly one of the two must be given.
-fn side_element_size(array: CUarray, ptr: &cudaPitchedPtr) -> Result<Option<usize>, cudaError_t> {
-    match (array.is_null(), ptr.ptr.is_null()) {
-        (false, true) => Ok(Some(array::element_size_of(array)?)),
-        (true, false) => Ok(None),
-        _ => Err(cudaError_t::cudaErrorInvalidValue),
-    }
-}
-
-fn side_region(
-    array: CUarray,
-    pos: cudaPos,
-    ptr: cudaPitchedPtr,
-    elem: Option<usize>,
-) -> Result<Region, cudaError_t> {
-    Ok(match elem {
-        Some(e) => Region {
-            place: Place::Array(array),
-            x: pos
-                .x
-                .checked_mul(e)
-                .ok_or(cudaError_t::cudaErrorInvalidValue)?,
-            y: pos.y,
-            z: pos.z,
-        },
-        None => Region {
-            place: Place::memory(ptr.ptr, ptr.pitch, ptr.ysize),
-            x: pos.x,
-            y: pos.y,
-            z: pos.z,
-        },
-    })
-}
-
-/// `cudaMemcpy3DParms` as the driver's `CUDA_MEMCPY3D`, or `None` for a
-/// copy with nothing to do (an extent with a zero dimension). Public for
-/// the rooms that put 3D copies into graphs.
-pub fn to_driver_3d(p: &cudaMemcpy3DParms) -> Result<Option<CUDA_MEMCPY3D>, cudaError_t> {
-    check_kind(p.kind.0 as c_int)?;
-    let (src, dst, width) = regions_3d(
-        p.srcArray, p.srcPos, p.srcPtr, p.dstArray, p.dstPos, p.dstPtr, p.extent,
-    )?;
-    let e = p.extent;
-    if e.width == 0 || e.height == 0 || e.depth == 0 {
-        return Ok(None);
-    }
-    Ok(Some(params_3d(&src, &dst, width, e.height, e.depth)))
 }
 
 // ---------------------------------------------------------------------------
@@ -957,252 +734,4 @@ pub fn memcpy_3d_batch_async(
     api(per_thread)?
         .cuMemcpy3DBatchAsync(num_ops, ops, flags, driver_stream(stream, per_thread)?)
         .ok()
-}
-
-// ---------------------------------------------------------------------------
-// Managed memory: prefetch, discard, advice, range attributes.
-
-/// `cudaMemPrefetchAsync` (and `_ptsz`): `cuMemPrefetchAsync_v2`, the
-/// location passed as it is (`cudaMemLocation` is `CUmemLocation`).
-pub fn prefetch_async(
-    ptr: *const c_void,
-    count: usize,
-    location: cudaMemLocation,
-    flags: c_uint,
-    stream: cudaStream_t,
-    per_thread: bool,
-) -> Result<(), cudaError_t> {
-    api(per_thread)?
-        .cuMemPrefetchAsync(
-            ptr as CUdeviceptr,
-            count,
-            location,
-            flags,
-            driver_stream(stream, per_thread)?,
-        )
-        .ok()
-}
-
-/// The arrays of a batched prefetch or discard, as the runtime passes them.
-#[derive(Copy, Clone, Debug)]
-pub struct Batch {
-    pub dptrs: *mut *mut c_void,
-    pub sizes: *mut usize,
-    pub count: usize,
-}
-
-/// Where a batched prefetch goes: `locations[k]` applies from operation
-/// `indices[k]` on.
-#[derive(Copy, Clone, Debug)]
-pub struct Targets {
-    pub locations: *mut cudaMemLocation,
-    pub indices: *mut usize,
-    pub count: usize,
-}
-
-/// `cudaMemPrefetchBatchAsync` (and `_ptsz`).
-pub fn prefetch_batch_async(
-    batch: Batch,
-    targets: Targets,
-    flags: c_ulonglong,
-    stream: cudaStream_t,
-    per_thread: bool,
-) -> Result<(), cudaError_t> {
-    api(per_thread)?
-        .cuMemPrefetchBatchAsync(
-            batch.dptrs.cast(),
-            batch.sizes,
-            batch.count,
-            targets.locations,
-            targets.indices,
-            targets.count,
-            flags,
-            driver_stream(stream, per_thread)?,
-        )
-        .ok()
-}
-
-/// `cudaMemDiscardBatchAsync` (and `_ptsz`).
-pub fn discard_batch_async(
-    batch: Batch,
-    flags: c_ulonglong,
-    stream: cudaStream_t,
-    per_thread: bool,
-) -> Result<(), cudaError_t> {
-    api(per_thread)?
-        .cuMemDiscardBatchAsync(
-            batch.dptrs.cast(),
-            batch.sizes,
-            batch.count,
-            flags,
-            driver_stream(stream, per_thread)?,
-        )
-        .ok()
-}
-
-/// `cudaMemDiscardAndPrefetchBatchAsync` (and `_ptsz`).
-pub fn discard_and_prefetch_batch_async(
-    batch: Batch,
-    targets: Targets,
-    flags: c_ulonglong,
-    stream: cudaStream_t,
-    per_thread: bool,
-) -> Result<(), cudaError_t> {
-    api(per_thread)?
-        .cuMemDiscardAndPrefetchBatchAsync(
-            batch.dptrs.cast(),
-            batch.sizes,
-            batch.count,
-            targets.locations,
-            targets.indices,
-            targets.count,
-            flags,
-            driver_stream(stream, per_thread)?,
-        )
-        .ok()
-}
-
-/// `cudaMemAdvise`: `cuMemAdvise_v2`; the advice numbers are the driver's.
-pub fn advise(
-    ptr: *const c_void,
-    count: usize,
-    advice: cudaMemoryAdvise,
-    location: cudaMemLocation,
-) -> Result<(), cudaError_t> {
-    api(false)?
-        .cuMemAdvise(ptr as CUdeviceptr, count, advice.0 as c_int, location)
-        .ok()
-}
-
-/// `cudaMemRangeGetAttribute`: the attribute numbers and value layouts are
-/// the driver's (device ordinals, `cudaCpuDeviceId` = `CU_DEVICE_CPU`).
-pub fn range_get_attribute(
-    data: *mut c_void,
-    data_size: usize,
-    attribute: cudaMemRangeAttribute,
-    ptr: *const c_void,
-    count: usize,
-) -> Result<(), cudaError_t> {
-    if data.is_null() {
-        return Err(cudaError_t::cudaErrorInvalidValue);
-    }
-    api(false)?
-        .cuMemRangeGetAttribute(
-            data,
-            data_size,
-            attribute.0 as c_int,
-            ptr as CUdeviceptr,
-            count,
-        )
-        .ok()
-}
-
-/// `cudaMemRangeGetAttributes`.
-pub fn range_get_attributes(
-    data: *mut *mut c_void,
-    data_sizes: *mut usize,
-    attributes: *mut cudaMemRangeAttribute,
-    num_attributes: usize,
-    ptr: *const c_void,
-    count: usize,
-) -> Result<(), cudaError_t> {
-    if data.is_null() || data_sizes.is_null() || attributes.is_null() {
-        return Err(cudaError_t::cudaErrorInvalidValue);
-    }
-    api(false)?
-        .cuMemRangeGetAttributes(
-            data,
-            data_sizes,
-            attributes.cast(),
-            num_attributes,
-            ptr as CUdeviceptr,
-            count,
-        )
-        .ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::abi::cudaMemcpyKind;
-
-    #[test]
-    fn pointer_3d_copy_takes_bytes_positions_and_pitches() {
-        let src = 0x10_0000usize as *mut c_void;
-        let dst = 0x20_0000usize as *mut c_void;
-        let p = cudaMemcpy3DParms {
-            srcPtr: cudaPitchedPtr {
-                ptr: src,
-                pitch: 512,
-                xsize: 100,
-                ysize: 11,
-            },
-            srcPos: cudaPos { x: 24, y: 1, z: 2 },
-            dstPtr: cudaPitchedPtr {
-                ptr: dst,
-                pitch: 256,
-                xsize: 100,
-                ysize: 7,
-            },
-            dstPos: cudaPos { x: 4, y: 4, z: 0 },
-            extent: cudaExtent {
-                width: 20,
-                height: 3,
-                depth: 2,
-            },
-            kind: cudaMemcpyKind::cudaMemcpyDeviceToDevice,
-            ..Default::default()
-        };
-        let c = to_driver_3d(&p).unwrap().unwrap();
-        assert_eq!((c.srcXInBytes, c.srcY, c.srcZ), (24, 1, 2));
-        assert_eq!((c.srcPitch, c.srcHeight, c.srcDevice), (512, 11, 0x10_0000));
-        assert_eq!((c.dstXInBytes, c.dstY, c.dstZ), (4, 4, 0));
-        assert_eq!((c.dstPitch, c.dstHeight, c.dstHost), (256, 7, dst));
-        assert_eq!((c.WidthInBytes, c.Height, c.Depth), (20, 3, 2));
-        assert_eq!(
-            (c.srcMemoryType, c.dstMemoryType),
-            (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED)
-        );
-    }
-
-    #[test]
-    fn bad_3d_copies_are_refused_before_the_driver() {
-        let ptr = cudaPitchedPtr {
-            ptr: 0x1000usize as *mut c_void,
-            pitch: 64,
-            xsize: 64,
-            ysize: 1,
-        };
-        let base = cudaMemcpy3DParms {
-            srcPtr: ptr,
-            dstPtr: ptr,
-            extent: cudaExtent {
-                width: 1,
-                height: 1,
-                depth: 1,
-            },
-            ..Default::default()
-        };
-        let kind = cudaMemcpy3DParms {
-            kind: cudaMemcpyKind(9),
-            ..base
-        };
-        assert_eq!(
-            to_driver_3d(&kind).err(),
-            Some(cudaError_t::cudaErrorInvalidMemcpyDirection)
-        );
-        let no_src = cudaMemcpy3DParms {
-            srcPtr: cudaPitchedPtr::default(),
-            ..base
-        };
-        assert_eq!(
-            to_driver_3d(&no_src).err(),
-            Some(cudaError_t::cudaErrorInvalidValue)
-        );
-        let empty = cudaMemcpy3DParms {
-            extent: cudaExtent::default(),
-            ..base
-        };
-        assert!(to_driver_3d(&empty).unwrap().is_none());
-    }
 }
