@@ -53,6 +53,23 @@ static inline std::vector<long> series(long lo, long hi) {
   return v;
 }
 
+// Copies the file `from` to `to` (the programs that load a library many
+// times load copies of it under other names).
+static inline bool copy_file(const std::string &from, const std::string &to) {
+  FILE *a = fopen(from.c_str(), "rb"), *b = fopen(to.c_str(), "wb");
+  if (!a || !b) {
+    if (a) fclose(a);
+    if (b) fclose(b);
+    return false;
+  }
+  static char buf[1 << 16];
+  size_t k;
+  bool ok = true;
+  while ((k = fread(buf, 1, sizeof buf, a)) > 0) ok = ok && fwrite(buf, 1, k, b) == k;
+  fclose(a);
+  return fclose(b) == 0 && ok;
+}
+
 struct Budget {
   uint64_t t0 = now_ns(), limit = (uint64_t)env_long("SCALE_BENCH_SECONDS", 40) * 1000000000ull;
   bool spent() const { return now_ns() - t0 > limit; }

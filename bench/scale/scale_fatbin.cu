@@ -31,21 +31,6 @@
 typedef int (*launch_fn)(unsigned long long *, unsigned long long, cudaStream_t);
 typedef int (*host_fn)(int);
 
-static bool copy_file(const std::string &from, const std::string &to) {
-  FILE *a = fopen(from.c_str(), "rb"), *b = fopen(to.c_str(), "wb");
-  if (!a || !b) {
-    if (a) fclose(a);
-    if (b) fclose(b);
-    return false;
-  }
-  static char buf[1 << 16];
-  size_t k;
-  bool ok = true;
-  while ((k = fread(buf, 1, sizeof buf, a)) > 0) ok = ok && fwrite(buf, 1, k, b) == k;
-  fclose(a);
-  return fclose(b) == 0 && ok;
-}
-
 static std::string g_work;
 static long g_max;
 static void cleanup() {  // at exit, also after an error

@@ -47,21 +47,6 @@ static void cleanup() {
   rmdir(g_work.c_str());
 }
 
-static bool copy_file(const std::string &from, const std::string &to) {
-  FILE *a = fopen(from.c_str(), "rb"), *b = fopen(to.c_str(), "wb");
-  if (!a || !b) {
-    if (a) fclose(a);
-    if (b) fclose(b);
-    return false;
-  }
-  static char buf[1 << 16];
-  size_t k;
-  bool ok = true;
-  while ((k = fread(buf, 1, sizeof buf, a)) > 0) ok = ok && fwrite(buf, 1, k, b) == k;
-  fclose(a);
-  return fclose(b) == 0 && ok;
-}
-
 struct Lib {
   void *h = nullptr;
   launch_fn launch = nullptr;

@@ -111,7 +111,26 @@ fn carried_in(elf: &goblin::elf::Elf<'_>) -> Option<Carried> {
 /// The loaded objects that carry NVIDIA's static runtime, by path (the
 /// executable as `/proc/self/exe` resolves), in load order.
 pub fn nvidia_static_runtimes() -> Vec<String> {
-    let mut paths = Vec::new();
+    loaded_objects(0)
+        .into_iter()
+        .filter_map(|o| o.path)
+        .filter(|p| carried_runtime(p) == Some(Carried::NvidiaStatic))
+        .collect()
+}
+
+/// A loaded object: its load address, its file (`None` for the vDSO and
+/// other objects without one; the executable as `/proc/self/exe`
+/// resolves) and whether one of its segments holds the address asked
+/// about.
+struct Loaded {
+    addr: usize,
+    path: Option<String>,
+    holds: bool,
+}
+
+/// The loaded objects, in load order, with whether each holds `addr`.
+fn loaded_objects(addr: usize) -> Vec<Loaded> {
+    let mut objects = Vec::new();
     crate::trace::iterate_objects(|info| {
         let name = if info.dlpi_name.is_null() {
             String::new()
@@ -122,23 +141,36 @@ pub fn nvidia_static_runtimes() -> Vec<String> {
                 .to_string_lossy()
                 .into_owned()
         };
-        paths.push(name);
+        objects.push(Loaded {
+            addr: info.dlpi_addr as usize,
+            path: Some(name),
+            holds: holds(info, addr),
+        });
         false
     });
-    paths
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, name)| match name.as_str() {
+    for (i, o) in objects.iter_mut().enumerate() {
+        o.path = match o.path.take().as_deref() {
             // The first object is the executable; the vDSO has no file.
-            "" if i == 0 => std::fs::read_link("/proc/self/exe")
+            Some("") if i == 0 => std::fs::read_link("/proc/self/exe")
                 .ok()
                 .map(|p| p.display().to_string()),
-            "" => None,
-            n if n.starts_with("linux-vdso") => None,
-            n => Some(n.to_string()),
-        })
-        .filter(|p| carried_runtime(p) == Some(Carried::NvidiaStatic))
-        .collect()
+            Some("") | None => None,
+            Some(n) if crate::trace::file_name(n).starts_with("linux-vdso") => None,
+            Some(n) => Some(n.to_string()),
+        };
+    }
+    objects
+}
+
+/// The loader's counts of objects loaded and unloaded so far (from the
+/// first object it reports; the walk stops there).
+fn loader_counts() -> (u64, u64) {
+    let mut counts = (0, 0);
+    crate::trace::iterate_objects(|info| {
+        counts = (info.dlpi_adds, info.dlpi_subs);
+        true
+    });
+    counts
 }
 
 /// Why the object file at `path` makes driver handles of its own (streams,
@@ -243,44 +275,28 @@ pub fn other_handle_maker() -> Option<String> {
         return Some(found.clone());
     }
     let mut seen = SEEN.lock();
-    let here = other_handle_maker as fn() -> Option<String> as usize;
-    let mut objects = Vec::new();
-    let mut counts = None;
-    crate::trace::iterate_objects(|info| {
-        counts.get_or_insert((info.dlpi_adds, info.dlpi_subs));
-        let name = if info.dlpi_name.is_null() {
-            String::new()
-        } else {
-            // SAFETY: the loader hands a NUL-terminated name, valid during
-            // the callback, copied out here.
-            unsafe { CStr::from_ptr(info.dlpi_name) }
-                .to_string_lossy()
-                .into_owned()
-        };
-        objects.push((info.dlpi_addr as usize, name, holds(info, here)));
-        false
-    });
-    if counts == Some((seen.adds, seen.subs)) {
+    let counts = loader_counts();
+    if counts == (seen.adds, seen.subs) {
         return None;
     }
+    let here = other_handle_maker as fn() -> Option<String> as usize;
     let mut found = None;
-    for (i, (addr, name, ours)) in objects.into_iter().enumerate() {
-        if ours || seen.classified.contains(&(addr, name.clone())) {
+    for o in loaded_objects(here) {
+        let known = seen
+            .classified
+            .iter()
+            .any(|(a, p)| *a == o.addr && *p == o.path);
+        if o.holds || known {
             continue;
         }
-        let path = match name.as_str() {
-            "" if i == 0 => std::fs::read_link("/proc/self/exe")
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-            n => n.to_string(),
-        };
-        let file = crate::trace::file_name(&path);
-        let skip =
-            path.is_empty() || file.starts_with("linux-vdso") || file.starts_with("libcuda.so");
-        let why = if skip { None } else { handle_maker(&path) };
-        seen.classified.push((addr, name));
-        if let Some(why) = why {
-            found = Some(format!("{path}: {why}"));
+        let why = o
+            .path
+            .as_deref()
+            .filter(|p| !crate::trace::file_name(p).starts_with("libcuda.so"))
+            .and_then(|p| handle_maker(p).map(|why| format!("{p}: {why}")));
+        seen.classified.push((o.addr, o.path));
+        if why.is_some() {
+            found = why;
             break;
         }
     }
@@ -292,9 +308,7 @@ pub fn other_handle_maker() -> Option<String> {
         );
         return Some(FOUND.get_or_init(|| found).clone());
     }
-    if let Some((adds, subs)) = counts {
-        (seen.adds, seen.subs) = (adds, subs);
-    }
+    (seen.adds, seen.subs) = counts;
     None
 }
 
@@ -303,7 +317,7 @@ pub fn other_handle_maker() -> Option<String> {
 struct Seen {
     adds: u64,
     subs: u64,
-    classified: Vec<(usize, String)>,
+    classified: Vec<(usize, Option<String>)>,
 }
 
 /// Whether one of `info`'s loaded segments holds `addr`.
