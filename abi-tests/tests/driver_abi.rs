@@ -204,7 +204,7 @@ fn probe(version: u32, pfns: &BTreeMap<String, Vec<u32>>, text: &str) -> Probe {
     let mut missing = Vec::new();
     let (mut n_fns, mut n_types, mut n_fields, mut n_consts) = (0, 0, 0, 0);
 
-    for (table, sigs) in cudart::driver::tables() {
+    for (table, sigs) in cudart::facade::driver::tables() {
         for sig in sigs {
             let want = sig.version as u32;
             if want > version {
@@ -243,7 +243,7 @@ fn probe(version: u32, pfns: &BTreeMap<String, Vec<u32>>, text: &str) -> Probe {
         }
     }
 
-    for (i, t) in cudart::driver::layouts().iter().enumerate() {
+    for (i, t) in cudart::facade::driver::layouts().iter().enumerate() {
         if t.c_type.is_empty() {
             continue; // anonymous in C: checked through the parent's field
         }
@@ -281,7 +281,7 @@ fn probe(version: u32, pfns: &BTreeMap<String, Vec<u32>>, text: &str) -> Probe {
         }
     }
 
-    for &(rust, c, size, align, since) in cudart::driver::c_names::RUNTIME_AS_DRIVER {
+    for &(rust, c, size, align, since) in cudart::facade::driver::RUNTIME_AS_DRIVER {
         if since > version {
             continue;
         }
@@ -293,7 +293,7 @@ fn probe(version: u32, pfns: &BTreeMap<String, Vec<u32>>, text: &str) -> Probe {
         );
     }
 
-    for k in cudart::driver::constants() {
+    for k in cudart::facade::driver::constants() {
         n_consts += 1;
         let _ = writeln!(
             s,
@@ -303,7 +303,7 @@ fn probe(version: u32, pfns: &BTreeMap<String, Vec<u32>>, text: &str) -> Probe {
             v = k.value,
         );
     }
-    for k in cudart::driver::types::POINTER_CONSTANTS {
+    for k in cudart::facade::driver::POINTER_CONSTANTS {
         n_consts += 1;
         match pointer_define(text, k.name) {
             Some(v) if v == k.value => {}
@@ -415,7 +415,7 @@ fn driver_abi_matches_the_13_5_headers() {
 /// spelling (a Rust type the test could not name would not compile).
 #[test]
 fn tables_name_each_entry_point_once() {
-    for (table, sigs) in cudart::driver::tables() {
+    for (table, sigs) in cudart::facade::driver::tables() {
         let mut seen = std::collections::BTreeSet::new();
         for sig in sigs {
             assert!(seen.insert(sig.name), "{table}: {} twice", sig.name);

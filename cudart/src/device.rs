@@ -23,13 +23,6 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 /// programs built by nvcc 13.0 and 13.5 alike: docs/versions.md says why.
 pub const RUNTIME_VERSION: c_int = 13050;
 
-/// `cudaGetDeviceCount`: on failure the count is left untouched, as
-/// NVIDIA's runtime leaves it.
-pub fn count(out: Out<c_int>) -> Result<(), cudaError_t> {
-    out.check()?;
-    out.write(context::device_count()?)
-}
-
 /// `cudaRuntimeGetVersion`: never needs the driver.
 pub fn runtime_version(out: Out<c_int>) -> Result<(), cudaError_t> {
     out.write(RUNTIME_VERSION)

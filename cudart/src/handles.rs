@@ -195,17 +195,6 @@ fn lookup(handle: *const c_void) -> Option<State> {
     None
 }
 
-/// Whether a call that takes a `kind` must refuse `handle`: the runtime
-/// destroyed it as a `kind`, or it is a live object of another kind, and
-/// the record stands ([`record_stands`]).
-#[inline(always)]
-pub fn refused(handle: *const c_void, kind: Kind) -> bool {
-    match state(handle) {
-        None => false,
-        Some(s) => contradicts(s, kind) && record_stands(),
-    }
-}
-
 /// Whether what the table knows of a handle rules it out as a `kind`.
 #[inline(always)]
 fn contradicts(state: State, kind: Kind) -> bool {
@@ -470,6 +459,16 @@ mod tests {
 
     fn p(a: usize) -> *const c_void {
         a as *const c_void
+    }
+
+    /// Whether a call that takes a `kind` must refuse `handle`: the
+    /// runtime destroyed it as a `kind`, or it is a live object of another
+    /// kind, and the record stands (what the room checks decide).
+    fn refused(handle: *const c_void, kind: Kind) -> bool {
+        match state(handle) {
+            None => false,
+            Some(s) => contradicts(s, kind) && record_stands(),
+        }
     }
 
     #[test]

@@ -16,36 +16,57 @@
 
 #[macro_use]
 pub mod abi;
-pub mod addrmap;
-pub mod array;
-pub mod boundary;
-pub mod context;
-pub mod copy;
-pub mod device;
-pub mod diagnose;
-pub mod driver;
+pub(crate) mod addrmap;
+pub(crate) mod array;
+pub(crate) mod boundary;
+pub(crate) mod context;
+pub(crate) mod copy;
+pub(crate) mod device;
+pub(crate) mod diagnose;
+pub(crate) mod driver;
 pub mod entry;
-pub mod error;
-pub mod event;
-pub mod external;
-pub mod graph;
-pub mod handles;
-pub mod interop;
-pub mod ipc;
-pub mod launch;
-pub mod library;
-pub mod memory;
-pub mod mempool;
+pub(crate) mod error;
+pub(crate) mod event;
+pub(crate) mod external;
+pub(crate) mod graph;
+pub(crate) mod handles;
+pub(crate) mod interop;
+pub(crate) mod ipc;
+pub(crate) mod launch;
+pub(crate) mod library;
+pub(crate) mod memory;
+pub(crate) mod mempool;
 pub(crate) mod objects;
-pub mod occupancy;
-pub mod peer;
-pub mod profiler;
-pub mod registry;
-pub mod resource;
-pub mod since135;
-pub mod stream;
-pub mod texture;
-pub mod trace;
+pub(crate) mod occupancy;
+pub(crate) mod peer;
+pub(crate) mod profiler;
+pub(crate) mod registry;
+pub(crate) mod resource;
+pub(crate) mod since135;
+pub(crate) mod stream;
+pub(crate) mod texture;
+pub(crate) mod trace;
+
+/// What the workspace's tests, fuzzers and tools reach from outside the
+/// crate: the driver ABI as data (held against `cuda.h` by
+/// `abi-tests/tests/driver_abi.rs`) and the registry's entry points and
+/// queries. Every room itself is private to the crate; [`abi`] (the C
+/// types) and [`entry`] (the table of exports) are public on their own.
+pub mod facade {
+    /// The driver tables, types and constants, for the driver ABI test.
+    pub mod driver {
+        pub use crate::driver::c_names::RUNTIME_AS_DRIVER;
+        pub use crate::driver::types::POINTER_CONSTANTS;
+        pub use crate::driver::{constants, layouts, tables, Signature};
+    }
+    /// Registration as nvcc's host code drives it, and what it holds.
+    pub mod registry {
+        pub use crate::registry::{
+            counts, kernel_for_stub, register_fatbin, register_fatbin_end, register_function,
+            unregister_fatbin,
+        };
+    }
+}
 
 use std::ffi::{c_int, c_void};
 

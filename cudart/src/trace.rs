@@ -23,7 +23,7 @@
 //! in JSON alone; `CUDART_TRACE=all` with it records the calls there too.
 //!
 //! Cost when off: every event site first reads [`ENABLED`] (one relaxed
-//! atomic load) and formats nothing; [`crate::boundary::call`] makes that
+//! atomic load) and formats nothing; [`crate::boundary::call_untraced`] makes that
 //! one load per call too (the API name it records for the trace, and the
 //! `CUDART_TRACE=all` span, are behind it). Everything that runs when the
 //! trace is on lives in `#[cold]` functions.
@@ -93,13 +93,6 @@ pub fn start() -> Option<Start> {
 pub fn api_start(api: &str) -> Option<Start> {
     (API_CALLS.load(Ordering::Relaxed) && !api.starts_with("__cudaRegister"))
         .then(|| Start(now_ns()))
-}
-
-impl Start {
-    /// Now (for spans whose start is stored, e.g. a fatbin's registration).
-    pub fn now() -> Start {
-        Start(now_ns())
-    }
 }
 
 /// Records an instant event: `event!(room, name, "format", args...)`. The
@@ -686,17 +679,6 @@ pub fn finish() {
     }
     if let Some(text) = &s.text {
         let _ = text.lock().flush();
-    }
-}
-
-/// Flushes buffered JSON (at the start of teardown, so API-call events are
-/// on disk even if the process dies in a later exit handler).
-pub fn flush() {
-    if let Some(json) = SINKS.get().and_then(|s| s.json.as_ref()) {
-        let mut j = json.lock();
-        if !j.closed {
-            let _ = j.out.flush();
-        }
     }
 }
 

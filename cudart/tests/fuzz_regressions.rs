@@ -2,7 +2,7 @@
 //! docs/fuzzing.md; the inputs: cudart/fuzz/regressions/). Each replays the
 //! input's calls through the registry's public functions, without a driver.
 
-use cudart::registry;
+use cudart::facade::registry;
 use std::ffi::{c_char, c_void};
 
 /// nvcc's wrapper: magic, version, container, file name.

@@ -333,7 +333,7 @@ pub fn registration(data: &[u8]) {
             std::ptr::null()
         },
     });
-    let baseline = cudart::registry::counts();
+    let baseline = cudart::facade::registry::counts();
     // SAFETY (all calls below): the runtime's C ABI, with arguments that
     // live until after `__cudaUnregisterFatBinary`.
     let handle = unsafe { __cudaRegisterFatBinary(&*wrapper as *const Wrapper as *mut c_void) };
@@ -407,10 +407,10 @@ pub fn registration(data: &[u8]) {
     }
 
     // Nothing of the fatbin is left: not in the registry, not in the driver.
-    assert_eq!(cudart::registry::counts(), baseline, "records left");
+    assert_eq!(cudart::facade::registry::counts(), baseline, "records left");
     for &s in stubs.iter().chain(&late_stubs) {
         assert!(
-            cudart::registry::kernel_for_stub(s.cast()).is_none(),
+            cudart::facade::registry::kernel_for_stub(s.cast()).is_none(),
             "a kernel is found after its fatbin was unregistered"
         );
     }

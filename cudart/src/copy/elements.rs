@@ -11,45 +11,29 @@ use crate::driver::{CUarray, CUDA_ARRAY3D_DESCRIPTOR};
 use crate::handles::{self, Kind as Handle};
 use std::ffi::c_uint;
 
-/// `CUarray_format` values.
+/// `CUarray_format` values, by short names (declared once, in
+/// `driver::types`).
 pub mod fmt {
-    use std::ffi::c_uint;
-    pub const U8: c_uint = 0x01;
-    pub const U16: c_uint = 0x02;
-    pub const U32: c_uint = 0x03;
-    pub const S8: c_uint = 0x08;
-    pub const S16: c_uint = 0x09;
-    pub const S32: c_uint = 0x0a;
-    pub const HALF: c_uint = 0x10;
-    pub const FLOAT: c_uint = 0x20;
-    pub const NV12: c_uint = 0xb0;
-    pub const UNORM_INT8X1: c_uint = 0xc0;
-    pub const UNORM_INT8X2: c_uint = 0xc1;
-    pub const UNORM_INT8X4: c_uint = 0xc2;
-    pub const UNORM_INT16X1: c_uint = 0xc3;
-    pub const UNORM_INT16X2: c_uint = 0xc4;
-    pub const UNORM_INT16X4: c_uint = 0xc5;
-    pub const SNORM_INT8X1: c_uint = 0xc6;
-    pub const SNORM_INT8X2: c_uint = 0xc7;
-    pub const SNORM_INT8X4: c_uint = 0xc8;
-    pub const SNORM_INT16X1: c_uint = 0xc9;
-    pub const SNORM_INT16X2: c_uint = 0xca;
-    pub const SNORM_INT16X4: c_uint = 0xcb;
-    pub const BC1_UNORM: c_uint = 0x91;
-    pub const BC1_UNORM_SRGB: c_uint = 0x92;
-    pub const BC2_UNORM: c_uint = 0x93;
-    pub const BC2_UNORM_SRGB: c_uint = 0x94;
-    pub const BC3_UNORM: c_uint = 0x95;
-    pub const BC3_UNORM_SRGB: c_uint = 0x96;
-    pub const BC4_UNORM: c_uint = 0x97;
-    pub const BC4_SNORM: c_uint = 0x98;
-    pub const BC5_UNORM: c_uint = 0x99;
-    pub const BC5_SNORM: c_uint = 0x9a;
-    pub const BC6H_UF16: c_uint = 0x9b;
-    pub const BC6H_SF16: c_uint = 0x9c;
-    pub const BC7_UNORM: c_uint = 0x9d;
-    pub const BC7_UNORM_SRGB: c_uint = 0x9e;
-    pub const UNORM_INT_101010_2: c_uint = 0x50;
+    pub use crate::driver::types::{
+        CU_AD_FORMAT_BC1_UNORM as BC1_UNORM, CU_AD_FORMAT_BC1_UNORM_SRGB as BC1_UNORM_SRGB,
+        CU_AD_FORMAT_BC2_UNORM as BC2_UNORM, CU_AD_FORMAT_BC2_UNORM_SRGB as BC2_UNORM_SRGB,
+        CU_AD_FORMAT_BC3_UNORM as BC3_UNORM, CU_AD_FORMAT_BC3_UNORM_SRGB as BC3_UNORM_SRGB,
+        CU_AD_FORMAT_BC4_SNORM as BC4_SNORM, CU_AD_FORMAT_BC4_UNORM as BC4_UNORM,
+        CU_AD_FORMAT_BC5_SNORM as BC5_SNORM, CU_AD_FORMAT_BC5_UNORM as BC5_UNORM,
+        CU_AD_FORMAT_BC6H_SF16 as BC6H_SF16, CU_AD_FORMAT_BC6H_UF16 as BC6H_UF16,
+        CU_AD_FORMAT_BC7_UNORM as BC7_UNORM, CU_AD_FORMAT_BC7_UNORM_SRGB as BC7_UNORM_SRGB,
+        CU_AD_FORMAT_FLOAT as FLOAT, CU_AD_FORMAT_HALF as HALF, CU_AD_FORMAT_NV12 as NV12,
+        CU_AD_FORMAT_SIGNED_INT16 as S16, CU_AD_FORMAT_SIGNED_INT32 as S32,
+        CU_AD_FORMAT_SIGNED_INT8 as S8, CU_AD_FORMAT_SNORM_INT16X1 as SNORM_INT16X1,
+        CU_AD_FORMAT_SNORM_INT16X2 as SNORM_INT16X2, CU_AD_FORMAT_SNORM_INT16X4 as SNORM_INT16X4,
+        CU_AD_FORMAT_SNORM_INT8X1 as SNORM_INT8X1, CU_AD_FORMAT_SNORM_INT8X2 as SNORM_INT8X2,
+        CU_AD_FORMAT_SNORM_INT8X4 as SNORM_INT8X4, CU_AD_FORMAT_UNORM_INT16X1 as UNORM_INT16X1,
+        CU_AD_FORMAT_UNORM_INT16X2 as UNORM_INT16X2, CU_AD_FORMAT_UNORM_INT16X4 as UNORM_INT16X4,
+        CU_AD_FORMAT_UNORM_INT8X1 as UNORM_INT8X1, CU_AD_FORMAT_UNORM_INT8X2 as UNORM_INT8X2,
+        CU_AD_FORMAT_UNORM_INT8X4 as UNORM_INT8X4,
+        CU_AD_FORMAT_UNORM_INT_101010_2 as UNORM_INT_101010_2, CU_AD_FORMAT_UNSIGNED_INT16 as U16,
+        CU_AD_FORMAT_UNSIGNED_INT32 as U32, CU_AD_FORMAT_UNSIGNED_INT8 as U8,
+    };
 }
 
 /// An element as the driver describes it: a `CUarray_format` and a number

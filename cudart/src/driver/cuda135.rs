@@ -37,7 +37,6 @@ driver_api! {
     pub struct Api135 @ 13050 {
     cuDevSmResourceSplit @ 13010 (result: *mut cudaDevResource, nb_groups: c_uint, input: *const cudaDevResource, remainder: *mut cudaDevResource, flags: c_uint, params: *mut cudaDevSmResourceGroupParams);
     cuStreamGetDevResource @ 13010 (stream: CUstream, res: *mut cudaDevResource, ty: cudaDevResourceType);
-    cuFuncGetParamCount @ 13020 (f: CUfunction, count: *mut usize);
     cuKernelGetParamCount @ 13020 (k: CUkernel, count: *mut usize);
     cuGraphGetId @ 13010 (graph: CUgraph, id: *mut c_uint);
     cuGraphExecGetId @ 13010 (exec: CUgraphExec, id: *mut c_uint);

@@ -107,6 +107,5 @@ driver_api! {
     cuGraphExecNodeSetParams(exec: CUgraphExec, node: CUgraphNode, p: *mut CUgraphNodeParams);
     cuGraphConditionalHandleCreate(handle: *mut u64, graph: CUgraph, ctx: CUcontext, default_value: c_uint, flags: c_uint);
     cuArray3DGetDescriptor(desc: *mut CUDA_ARRAY3D_DESCRIPTOR, array: CUarray);
-    cuKernelGetFunction(func: *mut CUfunction, kernel: CUkernel);
     }
 }

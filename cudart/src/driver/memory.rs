@@ -41,14 +41,10 @@ driver_api! {
     cuMemcpy3DAsync(copy: *const CUDA_MEMCPY3D, stream: CUstream);
     cuMemcpy3DPeer(copy: *const CUDA_MEMCPY3D_PEER);
     cuMemcpy3DPeerAsync(copy: *const CUDA_MEMCPY3D_PEER, stream: CUstream);
-    cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize);
-    cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize, stream: CUstream);
     cuMemcpyPeer(dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUcontext, bytes: usize);
     cuMemcpyPeerAsync(dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUcontext, bytes: usize, stream: CUstream);
     cuMemcpyBatchAsync(dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrs_idxs: *mut usize, num_attrs: usize, stream: CUstream);
     cuMemcpy3DBatchAsync(num_ops: usize, ops: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: CUstream);
-    cuMemsetD8(dst: CUdeviceptr, value: u8, n: usize);
-    cuMemsetD8Async(dst: CUdeviceptr, value: u8, n: usize, stream: CUstream);
     cuMemsetD2D8(dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize);
     cuMemsetD2D8Async(dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize, stream: CUstream);
     cuMemAllocPitch(dptr: *mut CUdeviceptr, pitch: *mut usize, width: usize, height: usize, elem: c_uint);

@@ -26,14 +26,11 @@ pub struct CUresult(pub i32);
 
 impl CUresult {
     pub const SUCCESS: Self = Self(0);
-    pub const ERROR_INVALID_VALUE: Self = Self(1);
     pub const ERROR_NOT_INITIALIZED: Self = Self(3);
     pub const ERROR_DEINITIALIZED: Self = Self(4);
-    pub const ERROR_NO_DEVICE: Self = Self(100);
     pub const ERROR_INVALID_IMAGE: Self = Self(200);
     pub const ERROR_INVALID_CONTEXT: Self = Self(201);
     pub const ERROR_NO_BINARY_FOR_GPU: Self = Self(209);
-    pub const ERROR_CONTEXT_IS_DESTROYED: Self = Self(709);
     pub const ERROR_NOT_FOUND: Self = Self(500);
 
     /// The runtime error a driver error surfaces as: a pure conversion.
@@ -91,14 +88,11 @@ pub fn constants() -> &'static [crate::abi::Constant] {
 
 /// The CUDA version whose driver ABI this runtime's tables of CUDA 13.0
 /// calls are written against, and the oldest driver it runs on. The
-/// entry points CUDA 13.1-13.5 added are resolved for [`CUDA_VERSION_NEWEST`]
+/// entry points CUDA 13.1-13.5 added are resolved for CUDA 13.5 (13050)
 /// in tables of their own (`driver/cuda135.rs`): asking for 13.5 in the
 /// 13.0 tables would hand out newer ABIs of old names (`cuLaunchHostFunc`
 /// takes a fourth argument from 13.1 on). See docs/versions.md.
 pub const CUDA_VERSION: c_int = 13000;
-
-/// The CUDA version of the newest API this runtime implements (13.5).
-pub const CUDA_VERSION_NEWEST: c_int = 13050;
 
 pub type GetProcAddress =
     unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
@@ -271,8 +265,6 @@ driver_api! {
     pub struct Driver {
     cuInit(flags: c_uint);
     cuDriverGetVersion(version: *mut c_int);
-    cuGetErrorName(e: CUresult, s: *mut *const c_char);
-    cuDeviceGet(dev: *mut CUdevice, ordinal: c_int);
     cuDeviceGetCount(count: *mut c_int);
     cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUdevice);
     cuDeviceGetUuid(uuid: *mut crate::abi::CUuuid_st, dev: CUdevice);
@@ -310,9 +302,6 @@ driver_api! {
     cuKernelSetAttribute(attr: c_int, value: c_int, kernel: CUkernel, dev: CUdevice);
     cuKernelSetCacheConfig(kernel: CUkernel, config: c_int, dev: CUdevice);
     cuKernelGetName(name: *mut *const c_char, kernel: CUkernel);
-    cuFuncGetAttribute(value: *mut c_int, attr: c_int, func: CUfunction);
-    cuFuncSetAttribute(func: CUfunction, attr: c_int, value: c_int);
-    cuFuncSetCacheConfig(func: CUfunction, config: c_int);
     cuLaunchKernel(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, smem: c_uint, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuMemAlloc(dptr: *mut CUdeviceptr, bytes: usize);
@@ -330,12 +319,9 @@ driver_api! {
     cuMemGetAddressRange(base: *mut CUdeviceptr, size: *mut usize, dptr: CUdeviceptr);
     cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize);
     cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize, stream: CUstream);
-    cuMemcpy2DUnaligned(copy: *const CUDA_MEMCPY2D);
-    cuMemcpy2DAsync(copy: *const CUDA_MEMCPY2D, stream: CUstream);
     cuMemsetD8(dst: CUdeviceptr, value: u8, n: usize);
     cuMemsetD8Async(dst: CUdeviceptr, value: u8, n: usize, stream: CUstream);
     cuMemsetD2D8(dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize);
-    cuMemsetD2D8Async(dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize, stream: CUstream);
     cuPointerGetAttribute(data: *mut c_void, attr: c_int, ptr: CUdeviceptr);
     cuPointerGetAttributes(n: c_uint, attrs: *mut c_int, data: *mut *mut c_void, ptr: CUdeviceptr);
     cuStreamCreate(stream: *mut CUstream, flags: c_uint);
@@ -351,7 +337,6 @@ driver_api! {
     cuThreadExchangeStreamCaptureMode(mode: *mut crate::abi::cudaStreamCaptureMode);
     cuStreamGetPriority(stream: CUstream, priority: *mut c_int);
     cuStreamGetCtx(stream: CUstream, ctx: *mut CUcontext, green: *mut CUgreenCtx);
-    cuStreamGetDevice(stream: CUstream, dev: *mut CUdevice);
     cuStreamAddCallback(stream: CUstream, cb: CUstreamCallback, data: *mut c_void, flags: c_uint);
     cuLaunchHostFunc(stream: CUstream, f: CUhostFn, data: *mut c_void);
     cuEventCreate(event: *mut CUevent, flags: c_uint);

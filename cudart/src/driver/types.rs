@@ -161,9 +161,8 @@ pub type CUhostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 /// `CUstreamCallback`.
 pub type CUstreamCallback = Option<unsafe extern "C" fn(CUstream, super::CUresult, *mut c_void)>;
 
-/// `CU_STREAM_LEGACY` and `CU_STREAM_PER_THREAD`: the same values as the
-/// runtime's `cudaStreamLegacy` and `cudaStreamPerThread`.
-pub const CU_STREAM_LEGACY: CUstream = CUstream(LEGACY as *mut c_void);
+/// `CU_STREAM_PER_THREAD`: the same value as the runtime's
+/// `cudaStreamPerThread` (`CU_STREAM_LEGACY` is [`LEGACY`]).
 pub const CU_STREAM_PER_THREAD: CUstream = CUstream(PER_THREAD as *mut c_void);
 const LEGACY: usize = 0x1;
 const PER_THREAD: usize = 0x2;
@@ -173,12 +172,12 @@ pub static POINTER_CONSTANTS: &[Constant] = &[
     Constant {
         scope: "",
         name: "CU_STREAM_LEGACY",
-        value: 1,
+        value: LEGACY as _,
     },
     Constant {
         scope: "",
         name: "CU_STREAM_PER_THREAD",
-        value: 2,
+        value: PER_THREAD as _,
     },
 ];
 

@@ -7,7 +7,7 @@
 
 use super::{LEGACY, PT};
 use crate::abi::*;
-use crate::boundary::{call, CStrArg, In, Needs, Out};
+use crate::boundary::{CStrArg, In, Needs, Out};
 use crate::device;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 

@@ -10,7 +10,7 @@
 
 use super::{LEGACY, PT};
 use crate::abi::*;
-use crate::boundary::{call, CStrArg, In, Needs, Out};
+use crate::boundary::{CStrArg, In, Needs, Out};
 use crate::driver::{CUevent, CUgraphNode};
 use crate::graph::memcpy::CopyParams;
 use crate::graph::{self, drv};

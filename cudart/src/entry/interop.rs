@@ -11,7 +11,7 @@
 
 use super::{LEGACY, PT};
 use crate::abi::*;
-use crate::boundary::{call, CStrArg, In, Needs, Out};
+use crate::boundary::{CStrArg, In, Needs, Out};
 use crate::{external, interop};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 

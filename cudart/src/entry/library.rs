@@ -4,7 +4,7 @@
 
 use super::{LEGACY, PT};
 use crate::abi::*;
-use crate::boundary::{call, CStrArg, In, Needs, Out};
+use crate::boundary::{CStrArg, In, Needs, Out};
 use crate::library::Options;
 use crate::{library, occupancy, profiler};
 use std::ffi::{c_char, c_int, c_uint, c_void};

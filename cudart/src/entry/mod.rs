@@ -6,7 +6,8 @@
 //! the two calls that read the last error without recording one), its C
 //! signature, and the room function it calls. The `entry_points!` macro
 //! turns each line into a `#[no_mangle]` `extern "C"` function that goes
-//! through [`crate::boundary::call`] (spelled out as its two halves, so the
+//! through [`crate::boundary::call_untraced`] or, with the trace on,
+//! [`crate::boundary::call_traced`] (chosen in the export itself, so the
 //! trace-off path keeps the arguments in registers), and into the file's
 //! `EXPORTS` list;
 //! [`exports`] joins them, and the export test compares that with the

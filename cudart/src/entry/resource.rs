@@ -9,7 +9,7 @@
 
 use super::{LEGACY, PT};
 use crate::abi::*;
-use crate::boundary::{call, In, Needs, Out};
+use crate::boundary::{In, Needs, Out};
 use crate::resource;
 use std::ffi::{c_int, c_uint};
 

@@ -94,7 +94,7 @@ use once_cell::sync::Lazy;
 use owners::{granule, index_granules, Owners};
 use parking_lot::{Mutex, RwLock};
 use slots::{Open, OPEN};
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -715,9 +715,4 @@ pub fn counts() -> (usize, usize, usize) {
         .map(|rec| rec.kernels.len() + rec.fatbin.staged.len().saturating_sub(rec.published))
         .sum();
     (r.fatbins.len(), kernels, r.vars.len())
-}
-
-/// Used by `cudaFuncGetAttributes` and friends on a device ordinal.
-pub fn device_of_current() -> c_int {
-    crate::context::current_device()
 }
