@@ -21,7 +21,7 @@ use crate::{context, error};
 use std::cell::Cell;
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// What an export needs before its room function may run.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -350,6 +350,37 @@ fn finish<R: Outcome>(needs: Needs, result: Result<R::Value, cudaError_t>) -> R 
             R::failure(e)
         }
     }
+}
+
+/// Whether calls take their out-of-line form: the trace or one of the
+/// [`crate::insight`] features is on. One relaxed load, the only cost
+/// either adds to a call while off.
+static SLOW: AtomicBool = AtomicBool::new(false);
+
+#[inline(always)]
+pub fn slow() -> bool {
+    SLOW.load(Ordering::Relaxed)
+}
+
+/// Sends every later call through its out-of-line form (at load).
+pub(crate) fn set_slow() {
+    SLOW.store(true, Ordering::Relaxed);
+}
+
+/// [`call_traced`] with the [`crate::insight`] features watching: they are
+/// handed the call's arguments as the C caller passed them.
+#[cold]
+#[inline(never)]
+pub fn call_watched<R: Outcome>(
+    api: &'static str,
+    needs: Needs,
+    args: &[crate::insight::Arg],
+    body: impl Fn() -> Result<R::Value, cudaError_t>,
+) -> R {
+    let entered = enter(api);
+    let result = crate::insight::around(api, args, || run(api, needs, body));
+    leave(entered, api, result.as_ref().err().copied());
+    finish(needs, result)
 }
 
 /// [`call_untraced`] with the trace on: the call's name is the thread's current API

@@ -30,6 +30,7 @@ pub(crate) mod event;
 pub(crate) mod external;
 pub(crate) mod graph;
 pub(crate) mod handles;
+pub(crate) mod insight;
 pub(crate) mod interop;
 pub(crate) mod ipc;
 pub(crate) mod launch;
@@ -76,6 +77,7 @@ use std::ffi::{c_int, c_void};
 extern "C" fn on_load() {
     objects::mark();
     trace::init_from_env();
+    insight::init_from_env();
     if objects::linked_statically() {
         unload_with_the_object();
     }
@@ -150,7 +152,7 @@ pub(crate) fn arm_exit_watch() {
 /// code is linked into (the shared library, or the program or library that
 /// linked the static archive) if that comes first. `handler` must never
 /// unwind. Returns `__cxa_atexit`'s answer (0: registered).
-fn at_exit(handler: extern "C" fn(*mut c_void)) -> c_int {
+pub(crate) fn at_exit(handler: extern "C" fn(*mut c_void)) -> c_int {
     extern "C" {
         fn __cxa_atexit(
             func: extern "C" fn(*mut c_void),
@@ -210,6 +212,9 @@ extern "C" fn on_unload() {
         return;
     }
     let _ = std::panic::catch_unwind(|| {
+        // The reports of a program that exited without initializing the
+        // driver, or whose exit report did not run (dlclose).
+        insight::report_at_exit();
         if boundary::begin_teardown() {
             trace::event!(
                 "runtime",

@@ -23,8 +23,9 @@
 //! in JSON alone; `CUDART_TRACE=all` with it records the calls there too.
 //!
 //! Cost when off: every event site first reads [`ENABLED`] (one relaxed
-//! atomic load) and formats nothing; [`crate::boundary::call_untraced`] makes that
-//! one load per call too (the API name it records for the trace, and the
+//! atomic load) and formats nothing; each export makes one load per call
+//! too ([`crate::boundary::slow`], the flag the trace shares with the
+//! insight features: the API name the trace records, and the
 //! `CUDART_TRACE=all` span, are behind it). Everything that runs when the
 //! trace is on lives in `#[cold]` functions.
 //!
@@ -462,6 +463,44 @@ pub fn emit_span(start: Start, room: &'static str, name: &str, text: fmt::Argume
     }
 }
 
+/// The trace's thread id of the GPU track (no kernel thread has it).
+const GPU_TRACK: i32 = -1;
+
+/// A span of GPU work on the JSON trace's GPU track, beside the threads:
+/// `name` ran for `ms` from `started` (on the host's clock). Written only
+/// to the JSON trace (`CUDART_TRACE_JSON`), by the profile.
+#[cold]
+#[inline(never)]
+pub fn gpu_span(name: &str, started: Instant, ms: f32) {
+    let Some(s) = SINKS.get() else { return };
+    let Some(json) = &s.json else { return };
+    let ts = started.saturating_duration_since(s.origin).as_nanos() as f64 / 1e3;
+    let mut rec = String::with_capacity(160);
+    let mut j = json.lock();
+    if j.closed {
+        return;
+    }
+    if j.named.insert(GPU_TRACK) {
+        let _ = writeln!(
+            rec,
+            "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{GPU_TRACK},\"args\":{{\"name\":\"GPU (kernels)\"}}}},",
+            s.pid
+        );
+    }
+    rec.push_str("{\"name\":");
+    json_str(&mut rec, name);
+    let _ = write!(
+        rec,
+        ",\"cat\":\"gpu\",\"ph\":\"X\",\"ts\":{ts:.3},\"dur\":{:.3},\"pid\":{},\"tid\":{GPU_TRACK}}}",
+        f64::from(ms) * 1e3,
+        s.pid
+    );
+    let sep = if j.first { "" } else { ",\n" };
+    j.first = false;
+    let _ = j.out.write_all(sep.as_bytes());
+    let _ = j.out.write_all(rec.as_bytes());
+}
+
 /// Ends an API-call span (`CUDART_TRACE=all`): the call and its result.
 #[cold]
 #[inline(never)]
@@ -583,6 +622,7 @@ fn init_enabled() {
     DETAIL.store(detail, Ordering::Relaxed);
     API_CALLS.store(api, Ordering::Relaxed);
     ENABLED.store(true, Ordering::Relaxed);
+    crate::boundary::set_slow();
     if log::set_logger(&LOG_BRIDGE).is_ok() {
         log::set_max_level(if detail {
             log::LevelFilter::Debug

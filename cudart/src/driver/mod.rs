@@ -32,6 +32,7 @@ impl CUresult {
     pub const ERROR_INVALID_CONTEXT: Self = Self(201);
     pub const ERROR_NO_BINARY_FOR_GPU: Self = Self(209);
     pub const ERROR_NOT_FOUND: Self = Self(500);
+    pub const ERROR_NOT_READY: Self = Self(600);
 
     /// The runtime error a driver error surfaces as: a pure conversion.
     /// The two enumerations share their numbers for every code they both
@@ -412,6 +413,9 @@ pub fn version() -> c_int {
     v
 }
 
+// Out of line, so that cudart/layout.ld can place it with the rest of the
+// first-launch code (`.text.cudart_first`).
+#[inline(never)]
 fn load() -> Result<Loaded, cudaError_t> {
     let trigger = crate::boundary::current_api();
     crate::trace::event!(

@@ -29,7 +29,8 @@ macro_rules! entry_points {
             #[no_mangle]
             #[allow(unused_variables)]
             pub extern "C" fn $name($($arg: $ty),*) -> $ret {
-                // With the trace on, the same call runs out of line (with
+                // With the trace or an insight feature on, the same call
+                // runs out of line (with
                 // the C calling convention too, so the arguments are passed
                 // on as they came), and the fast path keeps its arguments
                 // in registers.
@@ -37,9 +38,13 @@ macro_rules! entry_points {
                 #[inline(never)]
                 #[allow(unused_variables)]
                 extern "C" fn traced($($arg: $ty),*) -> $ret {
+                    if crate::insight::on() {
+                        let args = [$(crate::insight::Arg::of(&$arg)),*];
+                        return crate::boundary::call_watched::<$ret>(stringify!($name), Needs::$needs, &args, move || $body);
+                    }
                     crate::boundary::call_traced::<$ret>(stringify!($name), Needs::$needs, move || $body)
                 }
-                if crate::trace::enabled() {
+                if crate::boundary::slow() {
                     return traced($($arg),*);
                 }
                 crate::boundary::call_untraced::<$ret>(stringify!($name), Needs::$needs, move || $body)
