@@ -314,7 +314,8 @@ pub fn file_name(path: &str) -> &str {
 }
 
 /// Appends `s` as a JSON string literal.
-fn json_str(out: &mut String, s: &str) {
+/// Appends `s` as a JSON string (quoted and escaped).
+pub(crate) fn json_str(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

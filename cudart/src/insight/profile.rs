@@ -340,20 +340,10 @@ fn file_of(addr: usize) -> String {
         .into_owned()
 }
 
+/// `s` as a JSON string (the trace's escaping).
 fn json_str(s: &str) -> String {
     let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
+    crate::trace::json_str(&mut o, s);
     o
 }
 
