@@ -575,21 +575,19 @@ mod tests {
     #[test]
     #[cfg(feature = "trace")]
     fn api_name_is_visible_inside_and_restored_after() {
-        // The name is kept for the trace only: turn it on (no sink is set
-        // up in unit tests, so nothing is written).
-        crate::trace::ENABLED.store(true, std::sync::atomic::Ordering::Relaxed);
+        // The name is kept by the out-of-line (traced) form only, which the
+        // export macro takes while the trace is on.
         let inside: Result<&'static str, cudaError_t> = Ok("");
         let seen = Cell::new(("", ""));
-        let _: cudaError_t = call_untraced("cudaOuter", Needs::Nothing, || {
+        let _: cudaError_t = call_traced("cudaOuter", Needs::Nothing, || {
             let outer = current_api();
-            let _: cudaError_t = call_untraced("cudaInner", Needs::Nothing, || {
+            let _: cudaError_t = call_traced("cudaInner", Needs::Nothing, || {
                 seen.set((outer, current_api()));
                 Ok(())
             });
             assert_eq!(current_api(), "cudaOuter");
             inside.map(|_| ())
         });
-        crate::trace::ENABLED.store(false, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(seen.get(), ("cudaOuter", "cudaInner"));
         assert_eq!(current_api(), "");
     }
