@@ -20,6 +20,8 @@
 #            sets the time allowed a round, default 30)
 #   diag     the diagnostics cases (c-samples/diag/run.py)
 #   harness  the differential harness in GPU mode (harness-run.sh)
+#   insight  c-samples/insight/run.py (CUDART_CHECK/LEAKS/PROFILE/FAULTS,
+#            ours and NVIDIA's) and pytorch/insight-run.sh -> OUT/insight/
 #   s135     the samples built by nvcc 13.5 (CUDA_TOOLKIT=13.5
 #            scripts/gpu-prepare.sh B135) under NVIDIA's 13.5 runtime
 #            (B135/nvidia) and ours; B135 is $GB135  -> OUT/s135/results.json
@@ -94,6 +96,15 @@ timport_rounds=${TIMPORT_ROUNDS:-5}
 part timport $((timport_rounds * ${TIMPORT_S_PER_ROUND:-30} + 30)) bash "$gb/pytorch/import-probe.sh" "$gb/lib" "$rest/timport" "$timport_rounds"
 
 part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/diag.json"
+
+# The opt-in insight features (CUDART_CHECK/LEAKS/PROFILE/FAULTS): the
+# c-samples/insight programs under ours and NVIDIA's, then PyTorch.
+if [[ -d $gb/insight ]]; then
+  part insight 420 bash -c "
+    python3 '$gb/insight/run.py' '$gb/insight' '$gb/lib' '$rest/insight' --lib-nvidia '$nv_lib'; echo \"run.py rc \$?\"
+    bash '$gb/pytorch/insight-run.sh' '$gb/lib' '$rest/insight/torch'"
+  [[ -d $rest/insight ]] && cp -r "$rest/insight" "$out/"
+fi
 
 if [[ -d $gb/harness ]]; then
   part harness 330 env HARNESS_BAD_BUDGET="${HARNESS_BAD_BUDGET:-70}" HARNESS_ARGS="${HARNESS_ARGS:---gpu --jobs 16}" bash "$gb/scripts/harness-run.sh" "$gb/harness" "$nv_lib" "$gb/lib" "$rest/harness"

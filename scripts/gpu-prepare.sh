@@ -67,7 +67,10 @@ chmod +x "$bundle/gpu-run.sh"
 bash c-samples/diag/build.sh "$bundle/diag" >"$samples_out/logs/diag.log" 2>&1 ||
   { echo "gpu-prepare: the diagnostics cases did not build (see $samples_out/logs/diag.log)" >&2; samples_ok=no; }
 mkdir -p "$bundle/pytorch" "$bundle/scripts"
-cp pytorch/workload.py pytorch/run.sh pytorch/report.py pytorch/import-probe.sh "$bundle/pytorch/"
+cp pytorch/workload.py pytorch/run.sh pytorch/report.py pytorch/import-probe.sh \
+  pytorch/fault_oom.py pytorch/insight-run.sh "$bundle/pytorch/"
+bash c-samples/insight/build.sh "$bundle/insight" >"$samples_out/logs/insight.log" 2>&1 ||
+  { echo "gpu-prepare: the insight programs did not build (see $samples_out/logs/insight.log)" >&2; samples_ok=no; }
 cp scripts/with-cudart.sh "$bundle/scripts/"
 gcc -O1 -g -shared -fPIC scripts/crash-backtrace.c -o "$bundle/scripts/crash-backtrace.so" -ldl
 cp -r scripts/pyshim "$bundle/scripts/"
