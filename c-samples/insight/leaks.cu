@@ -49,61 +49,57 @@ static cudaGraph_t make_graph(void) {
   return g;
 }
 
-int main() {
-  cudaChannelFormatDesc fdesc = cudaCreateChannelDesc<float>();
-
-  // Created and freed: none of these may be reported.
-  {
-    void *d, *h, *m;
-    cudaStream_t s;
-    cudaEvent_t e;
-    cudaArray_t a;
-    RC(cudaMalloc(&d, 1048576));
-    RC(cudaMallocHost(&h, 65536));
-    RC(cudaMallocManaged(&m, 32768));
-    RC(cudaStreamCreate(&s));
-    RC(cudaEventCreate(&e));
-    cudaGraph_t g = make_graph();
-    cudaGraphExec_t x = NULL;
-    RC(cudaGraphInstantiate(&x, g, 0));
-    RC(cudaGraphLaunch(x, s));
-    RC(cudaStreamSynchronize(s));
-    cudaMemPool_t pool = make_pool();
-    RC(cudaMallocArray(&a, &fdesc, 64, 64));
-    cudaTextureObject_t t = make_texture(a);
-    RC(cudaDestroyTextureObject(t));
-    RC(cudaFreeArray(a));
-    RC(cudaMemPoolDestroy(pool));
-    RC(cudaGraphExecDestroy(x));
-    RC(cudaGraphDestroy(g));
-    RC(cudaEventDestroy(e));
-    RC(cudaStreamDestroy(s));
-    RC(cudaFree(m));
-    RC(cudaFreeHost(h));
-    RC(cudaFree(d));
-  }
-
-  // Created and never freed: ten objects, one of each kind.
+// One object of each kind; the three allocations of the sizes given.
+struct Objects {
   void *d, *h, *m;
   cudaStream_t s;
   cudaEvent_t e;
+  cudaGraph_t g;
+  cudaGraphExec_t x;
+  cudaMemPool_t pool;
   cudaArray_t a;
-  RC(cudaMalloc(&d, 4096));
-  RC(cudaMallocHost(&h, 8192));
-  RC(cudaMallocManaged(&m, 16384));
-  RC(cudaStreamCreate(&s));
-  RC(cudaEventCreate(&e));
-  cudaGraph_t g = make_graph();
-  cudaGraphExec_t x = NULL;
-  RC(cudaGraphInstantiate(&x, g, 0));
-  RC(cudaGraphLaunch(x, s));
-  RC(cudaEventRecord(e, s));
-  RC(cudaStreamSynchronize(s));
-  cudaMemPool_t pool = make_pool();
-  RC(cudaMallocArray(&a, &fdesc, 64, 64));
-  cudaTextureObject_t t = make_texture(a);
-  (void)t;
-  (void)pool;
+  cudaTextureObject_t t;
+};
+
+static Objects make_all(size_t device, size_t pinned, size_t managed) {
+  cudaChannelFormatDesc fdesc = cudaCreateChannelDesc<float>();
+  Objects o;
+  memset(&o, 0, sizeof o);
+  RC(cudaMalloc(&o.d, device));
+  RC(cudaMallocHost(&o.h, pinned));
+  RC(cudaMallocManaged(&o.m, managed));
+  RC(cudaStreamCreate(&o.s));
+  RC(cudaEventCreate(&o.e));
+  o.g = make_graph();
+  RC(cudaGraphInstantiate(&o.x, o.g, 0));
+  RC(cudaGraphLaunch(o.x, o.s));
+  RC(cudaEventRecord(o.e, o.s));
+  RC(cudaStreamSynchronize(o.s));
+  o.pool = make_pool();
+  RC(cudaMallocArray(&o.a, &fdesc, 64, 64));
+  o.t = make_texture(o.a);
+  return o;
+}
+
+static void free_all(const Objects &o) {
+  RC(cudaDestroyTextureObject(o.t));
+  RC(cudaFreeArray(o.a));
+  RC(cudaMemPoolDestroy(o.pool));
+  RC(cudaGraphExecDestroy(o.x));
+  RC(cudaGraphDestroy(o.g));
+  RC(cudaEventDestroy(o.e));
+  RC(cudaStreamDestroy(o.s));
+  RC(cudaFree(o.m));
+  RC(cudaFreeHost(o.h));
+  RC(cudaFree(o.d));
+}
+
+int main() {
+  // Created and freed: none of these may be reported.
+  free_all(make_all(1048576, 65536, 32768));
+  // Created and never freed: ten objects, one of each kind.
+  Objects leaked = make_all(4096, 8192, 16384);
+  (void)leaked;
   RC(cudaDeviceSynchronize());
   printf("DONE leaks\n");
   return 0;

@@ -270,28 +270,38 @@ pub fn unreadable(handle: *const c_void) -> bool {
     }
 }
 
-/// Whether the byte at `addr` is readable host memory of this process,
-/// asked of the kernel (`process_vm_readv` on ourselves), which answers
-/// EFAULT for an unmapped or inaccessible address instead of faulting. One
-/// system call: for cold paths only.
+/// Whether the byte at `addr` is readable host memory of this process
+/// ([`read_own`]). One system call: for cold paths only.
 pub fn host_readable(addr: *const std::ffi::c_void) -> bool {
-    if addr.is_null() {
-        return false;
+    read_own::<u8>(addr as usize).is_some()
+}
+
+/// A `T` read from this process's own memory at `addr`, or `None` where
+/// that memory is not readable: asked of the kernel (`process_vm_readv` on
+/// ourselves), which answers EFAULT for an unmapped or inaccessible
+/// address instead of faulting, so a bad pointer a program passed reads
+/// nothing. One system call: for cold paths only.
+pub(crate) fn read_own<T: Copy + Default>(addr: usize) -> Option<T> {
+    if addr == 0 {
+        return None;
     }
-    let mut byte = 0u8;
+    let mut v = T::default();
+    let len = std::mem::size_of::<T>();
     let local = libc::iovec {
-        iov_base: (&mut byte as *mut u8).cast(),
-        iov_len: 1,
+        iov_base: (&mut v as *mut T).cast(),
+        iov_len: len,
     };
     let remote = libc::iovec {
-        iov_base: addr.cast_mut(),
-        iov_len: 1,
+        iov_base: addr as *mut c_void,
+        iov_len: len,
     };
-    // SAFETY: `local` describes one writable byte on this stack frame and
-    // `remote` one address the kernel checks (it reads nothing through our
-    // own mappings); both iovec arrays hold one entry as passed.
+    // SAFETY: `local` describes `v`, `len` writable bytes on this frame;
+    // the kernel copies into it from `remote` only what is readable and
+    // answers EFAULT otherwise (it reads nothing through our own mappings).
+    // `T: Copy` has no drop and, being one of the plain integer or pointer
+    // types the callers read, takes any bytes.
     let n = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
-    n == 1
+    (n == len as isize).then_some(v)
 }
 
 /// [`check_or`] with `cudaErrorInvalidResourceHandle`, what the stream,

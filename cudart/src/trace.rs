@@ -163,7 +163,8 @@ fn thread_no() -> u32 {
         .unwrap_or(0)
 }
 
-fn tid() -> i32 {
+/// The kernel's id of the calling thread.
+pub(crate) fn tid() -> i32 {
     // SAFETY: gettid has no preconditions and cannot fail.
     unsafe { libc::gettid() }
 }

@@ -140,36 +140,8 @@ impl Arg {
     }
 }
 
-/// A `T` read from the process's own memory at `addr`, or `None` where
-/// that memory is not readable (asked of the kernel, so a bad pointer a
-/// program passed reads nothing and faults nothing).
-pub(crate) fn peek<T: Copy + Default>(addr: usize) -> Option<T> {
-    if addr == 0 {
-        return None;
-    }
-    let mut v = T::default();
-    let len = std::mem::size_of::<T>();
-    let local = libc::iovec {
-        iov_base: (&mut v as *mut T).cast(),
-        iov_len: len,
-    };
-    let remote = libc::iovec {
-        iov_base: addr as *mut c_void,
-        iov_len: len,
-    };
-    // SAFETY: `local` describes `v`, `len` writable bytes on this frame;
-    // the kernel copies into it from `remote` only what is readable and
-    // answers EFAULT otherwise. `T: Copy` has no drop and, being one of the
-    // plain integer or pointer types the callers read, takes any bytes.
-    let n = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
-    (n == len as isize).then_some(v)
-}
-
-/// The kernel's id of the calling thread.
-pub(crate) fn thread_id() -> i32 {
-    // SAFETY: gettid has no preconditions and cannot fail.
-    unsafe { libc::gettid() }
-}
+pub(crate) use crate::handles::read_own as peek;
+pub(crate) use crate::trace::tid as thread_id;
 
 /// Writes to stderr, whole lines at once.
 pub(crate) fn say(text: std::fmt::Arguments<'_>) {
