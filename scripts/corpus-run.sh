@@ -95,9 +95,11 @@ rounds=${5:-5}
 [[ -e $ours_lib/libcudart.so.13 ]] || echo "corpus-run: WARNING: no $ours_lib/libcudart.so.13" >&2
 command -v python3 >/dev/null || { echo "corpus-run: needs python3" >&2; exit 2; }
 
-exec python3 - "$bundle" "$ours_lib" "$nv_lib" "$out" "$rounds" <<'PY'
-import hashlib, json, os, re, shlex, shutil, signal, subprocess, sys, tarfile, tempfile
+PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}" \
+  exec python3 - "$bundle" "$ours_lib" "$nv_lib" "$out" "$rounds" <<'PY'
+import json, os, re, shlex, shutil, signal, subprocess, sys, tarfile, tempfile
 import threading, time
+from abab import file_info, sh, skip_reason, turns, write_json as write_whole
 
 bundle, ours_lib, nv_lib, out, rounds = sys.argv[1:6]
 rounds = int(rounds)
@@ -127,24 +129,6 @@ def say(msg, quiet=False):
     logf.flush()
     if not quiet:
         print(msg, file=sys.stderr, flush=True)
-
-
-def sh(cmd, timeout=20):
-    try:
-        return subprocess.run(cmd, shell=True, capture_output=True, text=True,
-                              timeout=timeout).stdout.strip()
-    except Exception as e:  # noqa: BLE001 - facts for the log
-        return "(%s)" % e
-
-
-def file_info(path):
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-        return {"path": path, "real": os.path.realpath(path), "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest()}
-    except OSError as e:
-        return {"path": path, "error": str(e)}
 
 
 # ---- the shim ---------------------------------------------------------------
@@ -501,11 +485,7 @@ def write_json(final=False):
         doc["programs"].append({
             "name": p["name"], "kind": p["kind"], "cwd": p["cwd"],
             "argv": p["argv"], "runs": results[p["name"]]})
-    tmp = os.path.join(out, ".corpus.json.tmp")
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, os.path.join(out, "corpus.json"))
+    write_whole(os.path.join(out, "corpus.json"), doc)
 
 
 def fmt(r):
@@ -544,13 +524,10 @@ settings["warmup_runs"] = warm
 for rnd in range(1, rounds + 1):
     say("== round %d of %d (+%.0fs)" % (rnd, rounds, time.monotonic() - t_start))
     for p in programs:
-        seq = ("nvidia", "ours") if order == "abab" or rnd % 2 else ("ours", "nvidia")
-        for pos, rt in enumerate(seq):
-            if time.monotonic() - t_start > budget:
-                r = {"round": rnd, "skipped": True, "why": "budget", "pass": False,
-                     "timed_out": False, "rc": None}
-            elif (p["name"], rt) in banned:
-                r = {"round": rnd, "skipped": True, "why": "timed out before", "pass": False,
+        for pos, rt in enumerate(turns(rnd, order)):
+            why = skip_reason((p["name"], rt), t_start, budget, banned)
+            if why:
+                r = {"round": rnd, "skipped": True, "why": why, "pass": False,
                      "timed_out": False, "rc": None}
             else:
                 r = run_one(p, rt, rnd, "r%d" % rnd)

@@ -107,6 +107,7 @@ done
 for f in "$out"/scale_*; do [[ -x $f ]] && strip --strip-debug "$f"; done
 strip --strip-debug "$out/fatlib.so" "$out/hostlib.so" 2>/dev/null
 cp "$here/run.sh" "$out/run.sh"
+cp "$here/../../scripts/abab.py" "$out/abab.py"
 chmod +x "$out/run.sh"
 echo "build.sh: $(du -sh "$out" | cut -f1) in $out, $failed failed, $(( $(date +%s) - start ))s" >&2
 (( failed == 0 ))

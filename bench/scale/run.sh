@@ -56,8 +56,12 @@ mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 2
 rounds=${5:-1}
 [[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "run.sh: ROUNDS is a number >= 1" >&2; exit 2; }
 
-exec python3 - "$sdir" "$ours_lib" "$nv_lib" "$out" "$rounds" <<'PY'
-import hashlib, json, os, subprocess, sys, time
+# scripts/abab.py: beside this file in a built SCALE_DIR, else in the repository.
+here=$(cd "$(dirname "$0")" && pwd)
+PYTHONPATH="$here:$here/../../scripts${PYTHONPATH:+:$PYTHONPATH}" \
+  exec python3 - "$sdir" "$ours_lib" "$nv_lib" "$out" "$rounds" <<'PY'
+import json, os, subprocess, sys, time
+from abab import file_info, sh, skip_reason, turns, write_json as write_whole
 
 sdir, ours_lib, nv_lib, out, rounds = sys.argv[1:6]
 rounds = int(rounds)
@@ -85,22 +89,6 @@ def say(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def sh(cmd):
-    try:
-        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=20).stdout.strip()
-    except Exception as e:  # noqa: BLE001
-        return "(%s)" % e
-
-
-def file_info(path):
-    try:
-        data = open(path, "rb").read()
-        return {"path": path, "real": os.path.realpath(path), "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest()}
-    except OSError as e:
-        return {"path": path, "error": str(e)}
-
-
 inherited = E.get("LD_LIBRARY_PATH", "")
 base = {k: v for k, v in E.items() if not k.startswith("CUDART_TRACE")}
 libdir = {"nvidia": nv_lib, "ours": ours_lib}
@@ -119,23 +107,17 @@ say("machine: %s" % json.dumps(doc["machine"]))
 
 def write():
     doc["elapsed_s"] = round(time.monotonic() - t_start, 1)
-    tmp = os.path.join(out, ".scale.json.tmp")
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, os.path.join(out, "scale.json"))
+    write_whole(os.path.join(out, "scale.json"), doc)
 
 
 banned = set()
 for rnd in range(1, rounds + 1):
     for pid, argv in PROGRAMS:
-        seq = ("nvidia", "ours") if order == "abab" or rnd % 2 else ("ours", "nvidia")
-        for rt in seq:
+        for rt in turns(rnd, order):
             rec = {"program": pid, "runtime": rt, "round": rnd, "argv": argv}
-            if time.monotonic() - t_start > budget:
-                rec.update(skipped=True, why="budget")
-            elif (pid, rt) in banned:
-                rec.update(skipped=True, why="timed out before")
+            why = skip_reason((pid, rt), t_start, budget, banned)
+            if why:
+                rec.update(skipped=True, why=why)
             else:
                 env = dict(base)
                 env["LD_LIBRARY_PATH"] = libdir[rt] + (":" + inherited if inherited else "")
