@@ -13,6 +13,8 @@
 #    CUDART_PROFILE (JSON to OUT/torch-profile.json), CUDART_LEAKS=1 and
 #    CUDART_CHECK=1 at once: its result must still pass, and the stderr
 #    keeps the reports (OUT/workload-insight.err).
+# 3. profile_compare.py: the same ATen kernels timed by torch.profiler
+#    (CUPTI) and by CUDART_PROFILE in one process, compared by kernel.
 # Each case's exit code goes to OUT/insight-torch.log as `CASE rc N`.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +42,11 @@ case_ oom-oom-ours env CUDART_FAULTS=cudaMalloc:2+=cudaErrorMemoryAllocation \
 case_ workload-insight env CUDART_PROFILE=1 CUDART_PROFILE_FILE="$out/torch-profile.json" \
   CUDART_LEAKS=1 CUDART_CHECK=1 "${wrap[@]}" \
   python3 "$here/workload.py" --steps "${WORKLOAD_STEPS:-50}"
+case_ profile-torch env CUDART_PROFILE=1 CUDART_PROFILE_FILE="$out/profile-ours.json" \
+  "${wrap[@]}" python3 "$here/profile_compare.py" run "$out/profile-torch.json"
+case_ profile-compare python3 "$here/profile_compare.py" compare "$out/profile-torch.json" "$out/profile-ours.json"
 cat "$log"
+cat "$out/profile-compare.out"
 for f in "$out"/oom-*.err "$out"/workload-insight.err; do
   echo "--- $(basename "$f"): cudart lines"
   grep -E '^(cudart |  )' "$f" | head -n 40

@@ -68,7 +68,7 @@ bash c-samples/diag/build.sh "$bundle/diag" >"$samples_out/logs/diag.log" 2>&1 |
   { echo "gpu-prepare: the diagnostics cases did not build (see $samples_out/logs/diag.log)" >&2; samples_ok=no; }
 mkdir -p "$bundle/pytorch" "$bundle/scripts"
 cp pytorch/workload.py pytorch/run.sh pytorch/report.py pytorch/import-probe.sh \
-  pytorch/fault_oom.py pytorch/insight-run.sh "$bundle/pytorch/"
+  pytorch/fault_oom.py pytorch/insight-run.sh pytorch/profile_compare.py "$bundle/pytorch/"
 bash c-samples/insight/build.sh "$bundle/insight" >"$samples_out/logs/insight.log" 2>&1 ||
   { echo "gpu-prepare: the insight programs did not build (see $samples_out/logs/insight.log)" >&2; samples_ok=no; }
 cp scripts/with-cudart.sh "$bundle/scripts/"
