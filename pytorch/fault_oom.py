@@ -46,6 +46,8 @@ import os
 import sys
 import time
 
+from workload import mapped_cudarts  # beside this file
+
 SMALL = 256 << 20  # bytes
 BIG = 512 << 20
 STAT_KEYS = ("num_alloc_retries", "num_ooms", "num_device_alloc", "num_device_free",
@@ -54,19 +56,6 @@ STAT_KEYS = ("num_alloc_retries", "num_ooms", "num_device_alloc", "num_device_fr
 
 def emit(**kw):
     print(json.dumps(kw), flush=True)
-
-
-def mapped_cudarts():
-    libs = []
-    try:
-        with open("/proc/self/maps") as f:
-            for line in f:
-                p = line.split()
-                if len(p) >= 6 and "libcudart" in p[-1] and p[-1] not in libs:
-                    libs.append(p[-1])
-    except OSError:
-        pass
-    return libs
 
 
 def stats(torch, base=None):

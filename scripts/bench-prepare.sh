@@ -70,6 +70,7 @@ cp "$build"/bin/bench_* "$build"/bin/libreg10k.so "$build"/bin/libreg0.so \
 strip --strip-debug "$bundle"/bin/bench_* "$bundle"/bin/probe_* "$bundle"/bin/*.so
 cp "$build/nullrt/libcudart.so.13" "$bundle/nullrt/"
 cp scripts/bench-run.sh "$bundle/bench-run.sh"
+cp scripts/abab.py "$bundle/abab.py"
 cp bench/firstlaunch.sh "$bundle/firstlaunch.sh"
 mkdir -p "$bundle/scripts"
 cp scripts/with-cudart.sh "$bundle/scripts/"

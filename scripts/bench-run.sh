@@ -275,9 +275,12 @@ say "bench-run: runs done in $(elapsed)s"
 
 # ---- results -------------------------------------------------------------------
 section "results"
-python3 - "$work" "$out/bench.json" "$bundle" "$nv_lib" "$ours_lib" "$floor_lib" "$rounds" \
+# abab.py (sh, file_info) lies beside this script, in scripts/ or the bundle.
+PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}" \
+  python3 - "$work" "$out/bench.json" "$bundle" "$nv_lib" "$ours_lib" "$floor_lib" "$rounds" \
     "$startup_reps" "$budget" "$notrace_lib" "${P_ID[@]}" <<'PY' 2>&1 | tee -a "$log" >&2
-import glob, hashlib, json, os, re, statistics, subprocess, sys, time
+import glob, json, os, re, statistics, sys, time
+from abab import file_info, sh
 
 work, dest, bundle, nv_lib, ours_lib, floor_lib, rounds, startup_reps, budget, notrace_lib = \
     sys.argv[1:11]
@@ -296,24 +299,6 @@ def read(path, limit=None):
     if limit is not None and len(text) > limit:
         text = "[... %d characters cut ...]\n" % (len(text) - limit) + text[-limit:]
     return text
-
-
-def sh(cmd):
-    try:
-        return subprocess.run(cmd, shell=True, capture_output=True, text=True,
-                              timeout=20).stdout.strip()
-    except Exception as e:  # noqa: BLE001 - a report, not a program
-        return "(%s)" % e
-
-
-def file_info(path):
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-        return {"path": path, "real": os.path.realpath(path), "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest()}
-    except OSError as e:
-        return {"path": path, "error": str(e)}
 
 
 def wheel_cudart(path):
