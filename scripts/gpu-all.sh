@@ -102,6 +102,8 @@ part diag 60 python3 "$gb/diag/run.py" "$gb/diag" "$nv_lib" "$gb/lib" "$rest/dia
 if [[ -d $gb/insight ]]; then
   part insight 420 bash -c "
     python3 '$gb/insight/run.py' '$gb/insight' '$gb/lib' '$rest/insight' --lib-nvidia '$nv_lib'; echo \"run.py rc \$?\"
+    cd '$gb/insight' && CUDART_PROFILE=1 CUDART_PROFILE_FILE='$rest/insight/profile_timed.trace-profile.txt' \
+      CUDART_TRACE_JSON='$rest/insight/profile_timed.trace.json' LD_LIBRARY_PATH='$gb/lib' ./profile_timed; echo \"perfetto rc \$?\"
     bash '$gb/pytorch/insight-run.sh' '$gb/lib' '$rest/insight/torch'"
   [[ -d $rest/insight ]] && cp -r "$rest/insight" "$out/"
 fi
