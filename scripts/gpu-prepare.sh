@@ -59,6 +59,7 @@ while read -r s; do cp "$samples_out/$s" "$bundle/bin/"; done <"$samples_out/sam
 # The samples' shared libraries (none when ONLY picks samples without one).
 for so in "$samples_out"/*.so; do [[ -e $so ]] && cp "$so" "$bundle/bin/"; done
 cp scripts/gpu-run.sh "$bundle/gpu-run.sh"
+cp scripts/abab.py "$bundle/abab.py"
 chmod +x "$bundle/gpu-run.sh"
 
 # 4. The rest of the GPU round trip (scripts/gpu-all.sh): the diagnostics

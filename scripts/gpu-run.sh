@@ -161,9 +161,12 @@ done
 
 # ---- results ---------------------------------------------------------------
 section "results"
-python3 - "$work" "$out/results.json" "$bundle" "$nv_lib" "$ours_lib" "$log" \
+# abab.py (sh, file_info) lies beside this script, in scripts/ or the bundle.
+PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}" \
+  python3 - "$work" "$out/results.json" "$bundle" "$nv_lib" "$ours_lib" "$log" \
     "$budget" "$max_t" "$min_t" "${samples[@]}" <<'PY' 2>&1 | tee -a "$log" >&2
-import difflib, glob, hashlib, json, os, re, subprocess, sys, time
+import difflib, glob, json, os, re, sys, time
+from abab import file_info, sh
 
 work, dest, bundle, nv_lib, ours_lib, log, budget, max_t, min_t = sys.argv[1:10]
 samples = sys.argv[10:]
@@ -240,24 +243,6 @@ def check_trace_json(path):
     return {"json_ok": ok, "json_events": len(events), "json_lanes": len(lanes),
             "json_lanes_named": len(lanes & named),
             "json_spans": sorted({e.get("name", "") for e in events if e.get("ph") == "X"})[:40]}
-
-
-def file_info(path):
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-        return {"path": path, "real": os.path.realpath(path), "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest()}
-    except OSError as e:
-        return {"path": path, "error": str(e)}
-
-
-def sh(cmd):
-    try:
-        return subprocess.run(cmd, shell=True, capture_output=True, text=True,
-                              timeout=20).stdout.strip()
-    except Exception as e:  # noqa: BLE001 - a report, not a program
-        return "(%s)" % e
 
 
 build_info = {}
