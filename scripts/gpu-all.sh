@@ -72,17 +72,31 @@ if [[ -z $nv_lib ]]; then
 fi
 export CUDA_LIB_NVIDIA=$nv_lib
 
+# GPU_ALL_DEADLINE_S: seconds from the start after which no part runs; a
+# part's limit is cut to what is left (less 20 s to pack the results), so a
+# device command with a time limit still brings its results back.
+deadline=${GPU_ALL_DEADLINE_S:-}
+pack() { tar czf "$out/rest.tar.gz" --exclude='./s/raw' --exclude='./s135/raw' -C "$rest" . 2>>"$log"; }
 part() {  # part NAME LIMIT_S COMMAND...
   local name=$1 limit=$2
   shift 2
   [[ " $parts " == *" $name "* ]] || return 0
-  local t0 rc
+  local t0 rc left
   t0=$(date +%s)
+  if [[ -n $deadline ]]; then
+    left=$((deadline - (t0 - t_all) - 20))
+    if ((left < 30)); then
+      echo "== $name: skipped, ${left}s left before GPU_ALL_DEADLINE_S" >>"$log"
+      return 0
+    fi
+    ((limit > left)) && limit=$left
+  fi
   echo "== $name (limit ${limit}s) at +$((t0 - t_all))s" >>"$log"
   timeout -k 10 "$limit" "$@" >"$rest/$name.out" 2>&1
   rc=$?
   echo "== $name: rc $rc, $(($(date +%s) - t0))s" >>"$log"
   tail -n 25 "$rest/$name.out" >>"$log"
+  pack
 }
 
 part samples 230 env GPU_RUN_BUDGET=200 bash "$gb/gpu-run.sh" "$gb" "$rest/s"
@@ -127,6 +141,17 @@ fi
 
 stress_s=${STRESS_SECONDS:-120}
 # A crash prints a native backtrace (scripts/crash-backtrace.so, preloaded).
+# The end-to-end corpus (issue 30): every c-sample and bench/corpus
+# program, NVIDIA's and ours alternating, CORPUS_ROUNDS rounds (default 5;
+# CORPUS_PARTS picks, as scripts/corpus-run.sh says).
+if [[ -x $gb/scripts/corpus-run.sh || -f $gb/scripts/corpus-run.sh ]]; then
+  part corpus "${CORPUS_LIMIT:-300}" bash "$gb/scripts/corpus-run.sh" "$gb" "$gb/lib" "${nv_lib:-auto}" "$rest/corpus" "${CORPUS_ROUNDS:-5}"
+fi
+# The scale curves (bench/scale), SCALE_ROUNDS rounds (default 1).
+if [[ -d $gb/scale ]]; then
+  part scale "${SCALE_LIMIT:-240}" bash "$gb/scale/run.sh" "$gb/scale" "$gb/lib" "${nv_lib:-auto}" "$rest/scale" "${SCALE_ROUNDS:-1}"
+fi
+
 cb=$gb/scripts/crash-backtrace.so
 [[ -e $cb ]] || cb=
 part stress $((stress_s + 70)) bash -c "
@@ -209,7 +234,6 @@ if [[ -d $bb && -e $bb/firstlaunch.sh ]]; then
 fi
 
 echo "== all done in $(($(date +%s) - t_all))s" >>"$log"
-rm -rf "$rest/s/raw" 2>/dev/null
-tar czf "$out/rest.tar.gz" -C "$rest" . 2>>"$log"
+pack
 ls -la "$out" >>"$log"
 cat "$log"

@@ -72,7 +72,7 @@ cp pytorch/workload.py pytorch/run.sh pytorch/report.py pytorch/import-probe.sh 
   pytorch/fault_oom.py pytorch/insight-run.sh pytorch/profile_compare.py "$bundle/pytorch/"
 bash c-samples/insight/build.sh "$bundle/insight" >"$samples_out/logs/insight.log" 2>&1 ||
   { echo "gpu-prepare: the insight programs did not build (see $samples_out/logs/insight.log)" >&2; samples_ok=no; }
-cp scripts/with-cudart.sh "$bundle/scripts/"
+cp scripts/with-cudart.sh scripts/corpus-run.sh scripts/abab.py "$bundle/scripts/"
 gcc -O1 -g -shared -fPIC scripts/crash-backtrace.c -o "$bundle/scripts/crash-backtrace.so" -ldl
 cp -r scripts/pyshim "$bundle/scripts/"
 rm -rf "$bundle/scripts/pyshim/__pycache__"
