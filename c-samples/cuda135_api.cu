@@ -335,8 +335,8 @@ int main() {
   cudaFuncAttributes fa;
   memset(&fa, 0x5a, sizeof(fa));
   SHOW(cudaFuncGetAttributes(&fa, (const void *)k3));
-  printf("  k3 deviceNodeUpdateStatus %d, sharedMemoryMode %d\n", fa.deviceNodeUpdateStatus,
-         (int)fa.sharedMemoryMode);
+  printf("  k3 deviceNodeUpdateStatus %d, sharedMemoryMode %d (maxDynamicSharedSizeBytes %d)\n",
+         fa.deviceNodeUpdateStatus, (int)fa.sharedMemoryMode, fa.maxDynamicSharedSizeBytes);
   cudaPointerAttributes pa;
   memset(&pa, 0x5a, sizeof(pa));
   SHOW(cudaPointerGetAttributes(&pa, d));

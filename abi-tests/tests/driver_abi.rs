@@ -293,7 +293,8 @@ fn probe(version: u32, pfns: &BTreeMap<String, Vec<u32>>, text: &str) -> Probe {
         );
     }
 
-    for k in cudart::facade::driver::constants() {
+    let since = cudart::facade::driver::constants_since_13_0(version as _);
+    for k in cudart::facade::driver::constants().iter().chain(since) {
         n_consts += 1;
         let _ = writeln!(
             s,

@@ -41,7 +41,7 @@ green-id -> 0\ngreen-id-null -> 1\nnull-dev -> 1\nbad-dev -> 400\nbad-sync -> 40
 bad-destroy -> 400\ngreen-stream -> 0\ngreen-stream-flags -> 0\ngreen stream flags 1\n\
 primary-stream -> 0\nstream-badflags -> 1\nevent -> 0\ngreen-record -> 0\nprimary-wait -> 0\n\
 green-sync -> 0\nstream-destroy -> 0\ngreen-destroy -> 0\ngreen-destroy-again -> 400\n\
-green-after -> 400\nprimary-destroy -> 0\nprimary-after -> 0\nmalloc-after -> 0\n";
+green-after -> 400\nprimary-destroy -> 1\nprimary-after -> 0\nmalloc-after -> 0\n";
     assert_eq!(stdout, want);
 
     let log = std::fs::read_to_string(&log_path).expect("the double's log");

@@ -250,9 +250,18 @@ pub fn by_pci_bus_id(out: Out<c_int>, id: crate::boundary::CStrArg) -> Result<()
     out.write(dev)
 }
 
+/// The `cudaLimit` values: 0-6 and, from CUDA 13.5,
+/// `cudaLimitPerBlockMemorySize` (0x0A). The driver answers for each (a
+/// driver older than 13.5 refuses 0x0A with `CUDA_ERROR_INVALID_VALUE`,
+/// which NVIDIA's 13.5 runtime reports as `cudaErrorInvalidValue`); other
+/// values are `cudaErrorUnsupportedLimit` before the driver is asked.
+fn runtime_limit(limit: c_int) -> bool {
+    (0..=6).contains(&limit) || limit == driver::CU_LIMIT_PER_BLOCK_MEMORY_SIZE
+}
+
 /// `cudaDeviceSetLimit`: `cudaLimit` equals `CUlimit`.
 pub fn set_limit(limit: c_int, value: usize) -> Result<(), cudaError_t> {
-    if !(0..=6).contains(&limit) {
+    if !runtime_limit(limit) {
         return Err(cudaError_t::cudaErrorUnsupportedLimit);
     }
     driver::get()?.cuCtxSetLimit(limit, value).ok()
@@ -261,7 +270,7 @@ pub fn set_limit(limit: c_int, value: usize) -> Result<(), cudaError_t> {
 /// `cudaDeviceGetLimit`.
 pub fn get_limit(out: Out<usize>, limit: c_int) -> Result<(), cudaError_t> {
     out.check()?;
-    if !(0..=6).contains(&limit) {
+    if !runtime_limit(limit) {
         return Err(crate::abi::cudaError_t::cudaErrorUnsupportedLimit);
     }
     let mut v = 0usize;

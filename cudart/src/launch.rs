@@ -398,7 +398,7 @@ pub fn func_get_attributes(
         Ok(v)
     };
     // CUfunction_attribute numbers.
-    let a = cudaFuncAttributes {
+    let mut a = cudaFuncAttributes {
         maxThreadsPerBlock: get(0)?,
         sharedSizeBytes: get(1)? as usize,
         constSizeBytes: get(2)? as usize,
@@ -417,6 +417,11 @@ pub fn func_get_attributes(
         clusterSchedulingPolicyPreference: get(15).unwrap_or(0),
         ..Default::default()
     };
+    // The 13.5 headers name the first two ints of 13.0's `reserved[16]`:
+    // `deviceNodeUpdateStatus` and `sharedMemoryMode`. Each holds the
+    // driver's answer where it knows the attribute, 0 where it is older.
+    a.reserved[0] = get(driver::CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED).unwrap_or(0);
+    a.reserved[1] = get(driver::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE).unwrap_or(0);
     out.write(a)
 }
 

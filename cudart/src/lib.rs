@@ -58,7 +58,7 @@ pub mod facade {
     pub mod driver {
         pub use crate::driver::c_names::RUNTIME_AS_DRIVER;
         pub use crate::driver::types::POINTER_CONSTANTS;
-        pub use crate::driver::{constants, layouts, tables, Signature};
+        pub use crate::driver::{constants, constants_since_13_0, layouts, tables, Signature};
     }
     /// Registration as nvcc's host code drives it, and what it holds.
     pub mod registry {

@@ -185,12 +185,14 @@ pub fn device_get_ctx(out: Out<cudaExecutionContext_t>, dev: c_int) -> Result<()
 }
 
 /// `cudaExecutionCtxDestroy`: a green context is destroyed (its streams
-/// stay, detached); a device's primary context stays with the runtime
-/// (released by `cudaDeviceReset` and at exit), and the call succeeds.
+/// stay, detached); a device's primary context is not the caller's to
+/// destroy: it stays with the runtime (released by `cudaDeviceReset` and
+/// at exit) and the call answers `cudaErrorInvalidValue`, as NVIDIA's 13.5
+/// runtime does.
 pub fn destroy(ctx: cudaExecutionContext_t) -> Result<(), cudaError_t> {
     let h = handed(ctx)?;
     if h.green.is_null() {
-        return Ok(());
+        return Err(cudaError_t::cudaErrorInvalidValue);
     }
     api()?.cuGreenCtxDestroy(h.green).ok()?;
     HANDED.lock().retain(|k| k.ctx != CUcontext::from(ctx));

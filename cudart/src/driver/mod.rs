@@ -87,6 +87,16 @@ pub fn constants() -> &'static [crate::abi::Constant] {
     types::CONSTANTS
 }
 
+/// The driver constants the headers of CUDA `version` declare, beyond
+/// [`constants`]: those 13.5 added from 13050 on.
+pub fn constants_since_13_0(version: c_int) -> &'static [crate::abi::Constant] {
+    if version >= 13050 {
+        types::CONSTANTS_135
+    } else {
+        &[]
+    }
+}
+
 /// The CUDA version whose driver ABI this runtime's tables of CUDA 13.0
 /// calls are written against, and the oldest driver it runs on. The
 /// entry points CUDA 13.1-13.5 added are resolved for CUDA 13.5 (13050)

@@ -167,6 +167,41 @@ pub const CU_STREAM_PER_THREAD: CUstream = CUstream(PER_THREAD as *mut c_void);
 const LEGACY: usize = 0x1;
 const PER_THREAD: usize = 0x2;
 
+/// `CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL` (CUDA 13.5): the
+/// locality domain of an allocation, -1 when it has none.
+pub const CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL: c_int = 22;
+/// `CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED` and
+/// `CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE` (CUDA 13.5 headers).
+pub const CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED: c_int = 16;
+pub const CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE: c_int = 17;
+/// `CU_LIMIT_PER_BLOCK_MEMORY_SIZE` (CUDA 13.5).
+pub const CU_LIMIT_PER_BLOCK_MEMORY_SIZE: c_int = 0x0A;
+
+/// The driver constants the CUDA 13.5 headers added, recorded for the ABI
+/// test (checked against the 13.5 headers only).
+pub static CONSTANTS_135: &[Constant] = &[
+    Constant {
+        scope: "CUpointer_attribute_enum",
+        name: "CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL",
+        value: CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL as _,
+    },
+    Constant {
+        scope: "CUfunction_attribute_enum",
+        name: "CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED",
+        value: CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED as _,
+    },
+    Constant {
+        scope: "CUfunction_attribute_enum",
+        name: "CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE",
+        value: CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE as _,
+    },
+    Constant {
+        scope: "CUlimit_enum",
+        name: "CU_LIMIT_PER_BLOCK_MEMORY_SIZE",
+        value: CU_LIMIT_PER_BLOCK_MEMORY_SIZE as _,
+    },
+];
+
 /// The driver's pointer-valued constants, recorded for the ABI test.
 pub static POINTER_CONSTANTS: &[Constant] = &[
     Constant {

@@ -425,6 +425,32 @@ pub fn memcpy_2d(
     copy_2d(&src, &dst, width, height, stream, per_thread)
 }
 
+/// The locality domain of the allocation at `ptr` (a CUDA 13.5 member of
+/// `cudaPointerAttributes`): the driver's answer from 13.5 on; -1 (not
+/// localized) from an older driver, which has no such attribute, as
+/// NVIDIA's 13.5 runtime reports on driver 580.
+fn locality_domain(ptr: CUdeviceptr) -> c_int {
+    if driver::version() < 13050 {
+        return -1;
+    }
+    let mut v: c_int = -1;
+    match driver::get() {
+        Ok(d) => {
+            let r = d.cuPointerGetAttribute(
+                (&mut v as *mut c_int).cast(),
+                driver::CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL,
+                ptr,
+            );
+            if r == CUresult::SUCCESS {
+                v
+            } else {
+                -1
+            }
+        }
+        Err(_) => -1,
+    }
+}
+
 /// `cudaPointerGetAttributes`: memory the driver does not know is
 /// reported as unregistered host memory, not as an error.
 pub fn pointer_get_attributes(
@@ -463,7 +489,7 @@ pub fn pointer_get_attributes(
         _ => 0,
     };
     let unregistered = kind == 0;
-    let a = cudaPointerAttributes {
+    let mut a = cudaPointerAttributes {
         type_: crate::abi::cudaMemoryType(kind),
         device: if unregistered { -2 } else { ordinal },
         devicePointer: if unregistered {
@@ -478,6 +504,9 @@ pub fn pointer_get_attributes(
         },
         ..Default::default()
     };
+    // The 13.5 headers name the first `long` of 13.0's `reserved[8]`: a
+    // union of `int localityDomainOrdinal` and `long unused`.
+    a.reserved[0] = locality_domain(ptr as CUdeviceptr) as _;
     out.write(a)
 }
 
