@@ -138,6 +138,31 @@ fn faults_fail_the_chosen_call() {
         "{}",
         on.stderr
     );
+    // A launch rule names the kernel that `<<<...>>>` launches through the
+    // handle `__cudaGetKernel` gave.
+    let launch = run(
+        &s,
+        "faults_launch",
+        &[("CUDART_FAULTS", "launch:touch:2=cudaErrorLaunchFailure")],
+    );
+    launch.expect_exit0();
+    // The first line carries the error the program's earlier mistake left.
+    let launches: Vec<&str> = codes(&launch)
+        .into_iter()
+        .filter(|l| l.starts_with("launch -> "))
+        .collect();
+    assert_eq!(
+        launches[1..],
+        ["launch -> 719", "launch -> 0"],
+        "{}",
+        launch.stdout
+    );
+    assert_eq!(
+        lines_with(&launch.stderr, "cudart fault: "),
+        ["cudart fault: launch of _Z5touchPii (call 2) fails with cudaErrorLaunchFailure"],
+        "{}",
+        launch.stderr
+    );
     let bad = run(&s, "faults_bad", &[("CUDART_FAULTS", "cudaMalloc:x=2")]);
     bad.expect_exit0();
     assert!(
@@ -170,6 +195,10 @@ fn profile_counts_launches_and_writes_json() {
     assert!(
         text.contains("\"grid\":[2,1,1],\"block\":[32,1,1],\"launches\":3"),
         "{text}"
+    );
+    assert!(
+        text.contains("\"mangled\":\"_Z5touchPii\""),
+        "the kernel launched by <<<...>>> is named: {text}"
     );
     assert!(text.contains("\"op\":\"memset\""), "{text}");
     assert!(

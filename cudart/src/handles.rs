@@ -256,12 +256,18 @@ pub fn readable_or(handle: *const c_void, error: cudaError_t) -> Result<(), cuda
 
 /// For a handle the table does not know: whether it is not readable host
 /// memory, so that the driver, which reads the object behind a handle,
-/// would fault on it (a garbage handle such as `0xdeadbeef`). One system
-/// call; a readable handle is recorded as [`Kind::Foreign`], so the next
-/// call with it asks nothing.
+/// would fault on it (a garbage handle such as `0xdeadbeef`). An event or
+/// stream the runtime made and has not destroyed is readable without
+/// asking: the bounded table forgets old handles when many are alive, and
+/// the owners map still holds them (one lock, no system call, no eviction).
+/// Otherwise one system call; a readable handle is recorded as
+/// [`Kind::Foreign`], so the next call with it asks nothing.
 #[cold]
 #[inline(never)]
 pub fn unreadable(handle: *const c_void) -> bool {
+    if WRITER.lock().owners.contains_key(&(handle as usize)) {
+        return false;
+    }
     if host_readable(handle) {
         made(handle, Kind::Foreign);
         false
@@ -567,5 +573,27 @@ mod tests {
             forget(p(a));
             assert!(!is_gone(p(a), Kind::Event));
         }
+    }
+
+    #[test]
+    fn live_events_the_table_forgot_pass_without_a_readability_check() {
+        // Addresses no mapping holds (readable() would refuse them), more
+        // of them alive than the table has slots.
+        let base = 0x6a00_0000_0000usize;
+        let many: Vec<usize> = (0..2 * SLOTS).map(|i| base + i * 0x40).collect();
+        for &a in &many {
+            made_in(p(a), Kind::Event, p(0x1000));
+        }
+        let forgotten = many.iter().filter(|&&a| state(p(a)).is_none()).count();
+        assert!(forgotten > 0, "the table kept all {} handles", many.len());
+        assert!(
+            many.iter().all(|&a| !unreadable(p(a))),
+            "a live event was refused"
+        );
+        for &a in &many {
+            gone(p(a), Kind::Event);
+            forget(p(a));
+        }
+        assert!(unreadable(p(many[0])), "a destroyed, unmapped event passed");
     }
 }

@@ -192,15 +192,34 @@ pub(crate) fn known_kernel(func: usize) -> Option<CUkernel> {
     let p = func as *const c_void;
     let known = crate::registry::kernel_for_stub(p).is_some()
         || crate::handles::state(p) == Some(State::Live(Kind::Kernel));
-    known
-        .then(|| crate::registry::launch_handle(p).ok())
-        .flatten()
+    if known {
+        return crate::registry::launch_handle(p).ok();
+    }
+    crate::registry::launch_handle(stub_of_handle(func)? as *const c_void).ok()
+}
+
+/// The host stub of a registered kernel whose driver handle a launch hands
+/// over: nvcc's `<<<...>>>` code asks `__cudaGetKernel` once per launch
+/// site and passes the `CUkernel` it got to `__cudaLaunchKernel`. Those
+/// handles are not in the handle table (`launch::get_kernel_for_stub`), so
+/// the registry's scan finds them (the features are opt-in; the plain
+/// launch path never asks).
+fn stub_of_handle(func: usize) -> Option<usize> {
+    crate::registry::stub_for_kernel(crate::driver::CUfunction::from_raw(func as *mut c_void))
+        .map(|s| s as usize)
 }
 
 /// The registered (mangled) name of the kernel a launch hands over.
 pub(crate) fn kernel_name(func: usize) -> Option<String> {
-    if let Some(k) = crate::registry::kernel_for_stub(func as *const c_void) {
-        return Some(k.name().to_string_lossy().into_owned());
+    let stub_name = |stub: usize| {
+        crate::registry::kernel_for_stub(stub as *const c_void)
+            .map(|k| k.name().to_string_lossy().into_owned())
+    };
+    if let Some(name) = stub_name(func) {
+        return Some(name);
+    }
+    if let Some(name) = stub_of_handle(func).and_then(stub_name) {
+        return Some(name);
     }
     let k = known_kernel(func)?;
     let mut name: *const c_char = std::ptr::null();

@@ -257,7 +257,11 @@ fn launch(call: &Call<'_>, l: &Launch) {
     }
 }
 
-/// At exit, before the driver shuts down: streams with work not done.
+/// At exit, before the driver shuts down: streams with work not done. The
+/// legacy default stream is reported only when no stream the program made
+/// is busy: the driver answers "not ready" for it while any blocking
+/// stream has work queued (the legacy stream waits for those), so a busy
+/// stream of the program's would be reported twice (seen on the H200).
 pub(crate) fn at_exit() {
     let Some(drv) = driver::loaded() else { return };
     let mut streams: Vec<(usize, Option<Origin>)> = ledger::streams()
@@ -266,11 +270,16 @@ pub(crate) fn at_exit() {
         .collect();
     streams.push((0, None));
     let call = Call::new("exit", &[]);
+    let mut any_busy = false;
     for (h, origin) in streams {
+        if origin.is_none() && any_busy {
+            continue;
+        }
         let r = drv.cuStreamQuery(CUstream::from_raw(h as *mut c_void));
         if r != CUresult::ERROR_NOT_READY {
             continue;
         }
+        any_busy = true;
         match origin {
             Some(o) => report(
                 &call,
