@@ -412,14 +412,22 @@ pub fn loaded() -> Option<&'static Driver> {
 }
 
 /// The driver's version, or 0 when there is no usable driver (never fails:
-/// `cudaDriverGetVersion` reports 0 and success without a driver).
+/// `cudaDriverGetVersion` reports 0 and success without a driver). The
+/// driver is asked until it answers; its answer is kept (it cannot change
+/// while the process has it loaded), so per-call paths may ask.
 pub fn version() -> c_int {
+    static KNOWN: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+    let known = KNOWN.load(std::sync::atomic::Ordering::Relaxed);
+    if known != 0 {
+        return known;
+    }
     let mut v = 0;
     if let Ok(d) = get() {
         if d.cuDriverGetVersion(&mut v) != CUresult::SUCCESS {
             v = 0;
         }
     }
+    KNOWN.store(v, std::sync::atomic::Ordering::Relaxed);
     v
 }
 

@@ -430,15 +430,7 @@ pub fn memcpy_2d(
 /// localized) from an older driver, which has no such attribute, as
 /// NVIDIA's 13.5 runtime reports on driver 580.
 fn locality_domain(ptr: CUdeviceptr) -> c_int {
-    // The driver's version, asked once (0: not yet asked): this runs on
-    // every cudaPointerGetAttributes, after the driver answered the call.
-    static DRIVER: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
-    let mut version = DRIVER.load(std::sync::atomic::Ordering::Relaxed);
-    if version == 0 {
-        version = driver::version();
-        DRIVER.store(version, std::sync::atomic::Ordering::Relaxed);
-    }
-    if version < 13050 {
+    if driver::version() < 13050 {
         return -1;
     }
     let mut v: c_int = -1;
