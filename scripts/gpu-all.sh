@@ -140,11 +140,10 @@ if [[ -n ${JAX_BUNDLE:-} && -d $JAX_BUNDLE ]]; then
 fi
 
 stress_s=${STRESS_SECONDS:-120}
-# A crash prints a native backtrace (scripts/crash-backtrace.so, preloaded).
 # The end-to-end corpus (issue 30): every c-sample and bench/corpus
 # program, NVIDIA's and ours alternating, CORPUS_ROUNDS rounds (default 5;
 # CORPUS_PARTS picks, as scripts/corpus-run.sh says).
-if [[ -x $gb/scripts/corpus-run.sh || -f $gb/scripts/corpus-run.sh ]]; then
+if [[ -f $gb/scripts/corpus-run.sh ]]; then
   part corpus "${CORPUS_LIMIT:-300}" bash "$gb/scripts/corpus-run.sh" "$gb" "$gb/lib" "${nv_lib:-auto}" "$rest/corpus" "${CORPUS_ROUNDS:-5}"
 fi
 # The scale curves (bench/scale), SCALE_ROUNDS rounds (default 1).
@@ -152,6 +151,7 @@ if [[ -d $gb/scale ]]; then
   part scale "${SCALE_LIMIT:-240}" bash "$gb/scale/run.sh" "$gb/scale" "$gb/lib" "${nv_lib:-auto}" "$rest/scale" "${SCALE_ROUNDS:-1}"
 fi
 
+# A crash prints a native backtrace (scripts/crash-backtrace.so, preloaded).
 cb=$gb/scripts/crash-backtrace.so
 [[ -e $cb ]] || cb=
 part stress $((stress_s + 70)) bash -c "

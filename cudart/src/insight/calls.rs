@@ -184,44 +184,50 @@ impl Fact {
     }
 }
 
-/// The driver kernel behind what a launch hands over, where the runtime
-/// knows it: a registered host stub, or a kernel handle it handed out
-/// (`__cudaGetKernel`, `cudaGetKernel`, a library's kernels). Anything else
-/// is never passed to the driver from here.
-pub(crate) fn known_kernel(func: usize) -> Option<CUkernel> {
-    let p = func as *const c_void;
-    let known = crate::registry::kernel_for_stub(p).is_some()
-        || crate::handles::state(p) == Some(State::Live(Kind::Kernel));
-    if known {
-        return crate::registry::launch_handle(p).ok();
+/// The registered host stub behind what a launch hands over: the stub
+/// itself, or the stub of a kernel's driver handle. nvcc's `<<<...>>>` code
+/// asks `__cudaGetKernel` once per launch site and passes the `CUkernel` it
+/// got to `__cudaLaunchKernel`; those handles are not in the handle table
+/// (`launch::get_kernel_for_stub`), so the registry's scan finds them (the
+/// features are opt-in; the plain launch path never asks).
+fn stub_of(func: usize) -> Option<usize> {
+    if crate::registry::kernel_for_stub(func as *const c_void).is_some() {
+        return Some(func);
     }
-    crate::registry::launch_handle(stub_of_handle(func)? as *const c_void).ok()
-}
-
-/// The host stub of a registered kernel whose driver handle a launch hands
-/// over: nvcc's `<<<...>>>` code asks `__cudaGetKernel` once per launch
-/// site and passes the `CUkernel` it got to `__cudaLaunchKernel`. Those
-/// handles are not in the handle table (`launch::get_kernel_for_stub`), so
-/// the registry's scan finds them (the features are opt-in; the plain
-/// launch path never asks).
-fn stub_of_handle(func: usize) -> Option<usize> {
     crate::registry::stub_for_kernel(crate::driver::CUfunction::from_raw(func as *mut c_void))
         .map(|s| s as usize)
 }
 
-/// The registered (mangled) name of the kernel a launch hands over.
-pub(crate) fn kernel_name(func: usize) -> Option<String> {
-    let stub_name = |stub: usize| {
-        crate::registry::kernel_for_stub(stub as *const c_void)
-            .map(|k| k.name().to_string_lossy().into_owned())
+/// Whether `func` is a kernel handle the runtime handed out and recorded
+/// (`cudaGetKernel`, a library's kernels).
+fn handed_out(func: usize) -> bool {
+    crate::handles::state(func as *const c_void) == Some(State::Live(Kind::Kernel))
+}
+
+/// The driver kernel behind what a launch hands over, where the runtime
+/// knows it: a registered host stub or a handle of one, or a kernel handle
+/// it handed out. Anything else is never passed to the driver from here.
+pub(crate) fn known_kernel(func: usize) -> Option<CUkernel> {
+    let known = if handed_out(func) {
+        func
+    } else {
+        stub_of(func)?
     };
-    if let Some(name) = stub_name(func) {
-        return Some(name);
+    crate::registry::launch_handle(known as *const c_void).ok()
+}
+
+/// The registered (mangled) name of the kernel a launch hands over; for a
+/// handed-out handle of no registered stub, the driver's name.
+pub(crate) fn kernel_name(func: usize) -> Option<String> {
+    if let Some(k) =
+        stub_of(func).and_then(|s| crate::registry::kernel_for_stub(s as *const c_void))
+    {
+        return Some(k.name().to_string_lossy().into_owned());
     }
-    if let Some(name) = stub_of_handle(func).and_then(stub_name) {
-        return Some(name);
+    if !handed_out(func) {
+        return None;
     }
-    let k = known_kernel(func)?;
+    let k = crate::registry::launch_handle(func as *const c_void).ok()?;
     let mut name: *const c_char = std::ptr::null();
     let drv = crate::driver::get().ok()?;
     if drv.cuKernelGetName(&mut name, k) != CUresult::SUCCESS || name.is_null() {
