@@ -337,6 +337,14 @@ int main() {
   SHOW(cudaFuncGetAttributes(&fa, (const void *)k3));
   printf("  k3 deviceNodeUpdateStatus %d, sharedMemoryMode %d (maxDynamicSharedSizeBytes %d)\n",
          fa.deviceNodeUpdateStatus, (int)fa.sharedMemoryMode, fa.maxDynamicSharedSizeBytes);
+  // Does sharedMemoryMode follow maxDynamicSharedSizeBytes on this driver?
+  // Raise the latter, ask again, and put it back.
+  SHOW(cudaFuncSetAttribute((const void *)k3, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+  memset(&fa, 0x5a, sizeof(fa));
+  SHOW(cudaFuncGetAttributes(&fa, (const void *)k3));
+  printf("  k3 deviceNodeUpdateStatus %d, sharedMemoryMode %d (maxDynamicSharedSizeBytes %d)\n",
+         fa.deviceNodeUpdateStatus, (int)fa.sharedMemoryMode, fa.maxDynamicSharedSizeBytes);
+  SHOW(cudaFuncSetAttribute((const void *)k3, cudaFuncAttributeMaxDynamicSharedMemorySize, 49152));
   cudaPointerAttributes pa;
   memset(&pa, 0x5a, sizeof(pa));
   SHOW(cudaPointerGetAttributes(&pa, d));

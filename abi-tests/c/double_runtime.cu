@@ -10,6 +10,8 @@
  *   double_runtime symbol    cudaMemcpyToSymbol / FromSymbol on a __device__ int
  *   double_runtime nodevice  cudaMalloc etc. with CUDA_DOUBLE_DEVICES=0
  *   double_runtime unknown   cudaLaunchKernel of a host pointer that is no kernel
+ *   double_runtime funcattr  cudaFuncGetAttributes before and after raising
+ *                            the kernel's max dynamic shared memory size
  *
  * Built twice: plain, and with --default-stream per-thread (the "_ptsz"
  * executable). Exit status 0 when every call that must succeed did. */
@@ -128,6 +130,20 @@ static void symbol(void) {
     SHOW("dev_var = %d", x);
 }
 
+/* The 13.5 members in 13.0's reserved[16]: [0] deviceNodeUpdateStatus,
+ * [1] sharedMemoryMode (the double refuses attributes 16 and 17, as driver
+ * 580 does). */
+static void funcattr(void) {
+    cudaFuncAttributes fa;
+    memset(&fa, 0x5a, sizeof fa);
+    CHECK("cudaFuncGetAttributes", cudaFuncGetAttributes(&fa, (const void *)add));
+    SHOW("max dynamic %d, reserved %d %d", fa.maxDynamicSharedSizeBytes, fa.reserved[0], fa.reserved[1]);
+    CHECK("cudaFuncSetAttribute", cudaFuncSetAttribute((const void *)add, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+    memset(&fa, 0x5a, sizeof fa);
+    CHECK("cudaFuncGetAttributes", cudaFuncGetAttributes(&fa, (const void *)add));
+    SHOW("max dynamic %d, reserved %d %d", fa.maxDynamicSharedSizeBytes, fa.reserved[0], fa.reserved[1]);
+}
+
 static void nodevice(void) {
     void *p = (void *)0x1;
     CALL("cudaMalloc", cudaMalloc(&p, 16));
@@ -143,10 +159,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(which, "device1")) device1();
     else if (!strcmp(which, "reset")) reset();
     else if (!strcmp(which, "symbol")) symbol();
+    else if (!strcmp(which, "funcattr")) funcattr();
     else if (!strcmp(which, "nodevice")) { nodevice(); return 0; }
     else if (!strcmp(which, "unknown")) { unknown(); return 0; }
     else {
-        fprintf(stderr, "usage: %s vecadd|threads|device1|reset|symbol|nodevice|unknown\n", argv[0]);
+        fprintf(stderr, "usage: %s vecadd|threads|device1|reset|symbol|funcattr|nodevice|unknown\n", argv[0]);
         return 2;
     }
     printf("failures = %d\n", failures);

@@ -746,3 +746,28 @@ fn symbol_copies_use_library_global() {
         "cudaMemcpyToSymbol must copy 4 bytes to G1",
     );
 }
+
+/// cudaFuncGetAttributes on a driver without attributes 16 and 17 (the
+/// double refuses them, as driver 580 does): deviceNodeUpdateStatus is 0
+/// and sharedMemoryMode repeats maxDynamicSharedSizeBytes, following it
+/// when cudaFuncSetAttribute changes it, as NVIDIA's 13.5 runtime answers
+/// on driver 580 (c-samples/cuda135_api on the GPU, docs/versions.md).
+#[test]
+fn func_attributes_13_5_members_on_an_older_driver() {
+    let r = run_double("funcattr", &built().runtime, &["funcattr"], &[]);
+    r.expect_exit0();
+    r.check(
+        r.stdout.contains("  max dynamic 49152, reserved 0 49152\n"),
+        "before: sharedMemoryMode must repeat 49152",
+    );
+    r.check(
+        r.stdout.contains("  max dynamic 65536, reserved 0 65536\n"),
+        "after cudaFuncSetAttribute: sharedMemoryMode must repeat 65536",
+    );
+    r.check(
+        r.log
+            .iter()
+            .any(|l| l.starts_with("cuKernelGetAttribute ") && l.contains(" attr=17 ") && l.contains(" err=")),
+        "attribute 17 must be asked of the driver (and refused by the double)",
+    );
+}

@@ -418,10 +418,14 @@ pub fn func_get_attributes(
         ..Default::default()
     };
     // The 13.5 headers name the first two ints of 13.0's `reserved[16]`:
-    // `deviceNodeUpdateStatus` and `sharedMemoryMode`. Each holds the
-    // driver's answer where it knows the attribute, 0 where it is older.
+    // `deviceNodeUpdateStatus` and `sharedMemoryMode`, each the driver's
+    // answer where it knows the attribute. From an older driver,
+    // deviceNodeUpdateStatus is 0 and sharedMemoryMode repeats
+    // maxDynamicSharedSizeBytes, as NVIDIA's 13.5 runtime answers on
+    // driver 580 (measured with 49152 and 65536: docs/versions.md).
     a.reserved[0] = get(driver::CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED).unwrap_or(0);
-    a.reserved[1] = get(driver::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE).unwrap_or(0);
+    a.reserved[1] =
+        get(driver::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE).unwrap_or(a.maxDynamicSharedSizeBytes);
     out.write(a)
 }
 
