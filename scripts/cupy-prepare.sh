@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Build CuPy 14.2.0 from its PyPI source distribution twice, for sm_90 only,
-# with CuPy's default build (every extension that uses the runtime links
-# libcudart_static.a):
+# Build CuPy 14.2.0 from its PyPI source distribution three times, for sm_90
+# only. Twice with CuPy's default build (every extension that uses the
+# runtime links libcudart_static.a):
 #   ours/    against our libcudart_static.a (PREFIX/lib64)
 #   nvidia/  against NVIDIA's libcudart_static.a from the pinned toolkit
+# and once with the shared runtime (the LD_LIBRARY_PATH mode):
+#   shared/  the sdist's cupy_builder patched to link -lcudart where it
+#            names cudart_static (install/cupy_builder/_features.py), built
+#            against the toolkit; every module that uses the runtime has
+#            DT_NEEDED libcudart.so.13 and no runtime inside, so the one
+#            wheel runs under either libcudart.so.13, chosen by
+#            LD_LIBRARY_PATH: shared/lib-ours/ (PREFIX/lib64's) or
+#            shared/lib-nvidia/ (the toolkit's)
 # and lay out a bundle for scripts/cupy-run.sh on a GPU machine:
 #   BUNDLE/ours/cupy-14.2.0-cp312-*.whl
 #   BUNDLE/nvidia/cupy-14.2.0-cp312-*.whl
+#   BUNDLE/shared/cupy-14.2.0-cp312-*.whl, lib-ours/, lib-nvidia/
 #   BUNDLE/tests/          tests/ of the sdist (cupy_tests/cuda_tests is run)
 #   BUNDLE/cupy-run.sh, BUNDLE/cupy-report.py
 #   BUNDLE/checks.txt      which runtime each extension module carries
@@ -18,8 +27,9 @@
 #             made by scripts/install.sh --prefix DIR)
 #   --bundle  output folder (default cupy-bundle)
 #   --work    downloads, venv and build logs (default build/cupy-work)
-#   --only    build one of the two wheels (the other is taken from WORK)
-#   --no-build  take both built wheels from WORK (WORK/wheel-*/): only lay
+#   --only    build one of the three wheels (ours, nvidia or shared; the
+#             others are taken from WORK)
+#   --no-build  take the built wheels from WORK (WORK/wheel-*/): only lay
 #             out the bundle and run the checks again
 #
 # The built wheels carry DWARF (Python's CFLAGS have -g, as NVIDIA's
@@ -57,7 +67,7 @@ while [[ $# -gt 0 ]]; do
     --work) work=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --no-build) only=none; shift ;;
-    -h|--help) sed -n 2,45p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,55p "$0"; exit 0 ;;
     *) echo "cupy-prepare: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -159,13 +169,34 @@ for f in libcudart_static.a libcudart.so libcudart.so.13; do
 done
 ln -s lib64 "$ours_cuda/lib"
 
-# --- the two builds ----------------------------------------------------------
+# The sdist for the shared build: cupy_builder's features link -lcudart
+# instead of naming libcudart_static.a. _cudart_static_libs (pthread, rt,
+# dl: what the static archive needs) is the list every runtime-using
+# feature starts from, so 'cudart' goes first in it, and each
+# static_libraries ['cudart_static'] becomes []. The patch is checked:
+# every 'cudart_static' entry must be gone.
+shared_sdist=$work/cupy-$CUPY_VERSION-shared.tar.gz
+make_shared_sdist() {
+  local d=$work/shared-src
+  rm -rf "$d"; mkdir -p "$d"
+  tar -xzf "$sdist" -C "$d"
+  local f=$d/cupy-$CUPY_VERSION/install/cupy_builder/_features.py
+  sed -i -e "s/\['pthread', 'rt', 'dl'\] if sys.platform == 'linux'/['cudart', 'pthread', 'rt', 'dl'] if sys.platform == 'linux'/" \
+         -e "s/'static_libraries': \['cudart_static'\]/'static_libraries': []/" \
+         -e "s/self.static_libraries = \['cudart_static'\]/self.static_libraries = []/" "$f"
+  if grep -n "cudart_static'\]" "$f" >&2 || ! grep -q "\['cudart', 'pthread'" "$f"; then
+    log "patching $f for the shared runtime failed"; return 1
+  fi
+  tar -czf "$shared_sdist" -C "$d" "cupy-$CUPY_VERSION"
+}
+
+# --- the builds ------------------------------------------------------------
 # CUPY_INSTALL_NO_RPATH=1: no build-machine folders in RUNPATH (NVIDIA's
 # cupy-cuda13x wheels have none either). -Wl,--as-needed: a module records
 # only the libraries it calls (as in NVIDIA's wheels, where e.g. runtime.so
 # needs no libcublas: CuPy loads those through cuda-pathfinder on demand).
 build_one() {
-  local which=$1 cuda_path=$2 ldflags=$3
+  local which=$1 cuda_path=$2 ldflags=$3 src=${4:-$sdist}
   local out=$work/wheel-$which logf=$work/build-$which.log
   rm -rf "$out"; mkdir -p "$out"
   log "building $which (CUDA_PATH=$cuda_path), log: $logf"
@@ -178,7 +209,7 @@ build_one() {
       CUPY_NUM_NVCC_THREADS=2 CUPY_INSTALL_NO_RPATH=1 \
       LDFLAGS="$ldflags" \
       "${NICE[@]}" "$venv/bin/python" -m pip wheel -v --no-build-isolation \
-        --no-deps --disable-pip-version-check -w "$out" "$sdist" >"$logf" 2>&1; then
+        --no-deps --disable-pip-version-check -w "$out" "$src" >"$logf" 2>&1; then
     tail -40 "$logf" >&2
     log "build $which FAILED (see $logf)"; return 1
   fi
@@ -194,9 +225,13 @@ fi
 if [[ -z $only || $only == nvidia ]]; then
   build_one nvidia "$toolkit" "-Wl,--as-needed"
 fi
+if [[ -z $only || $only == shared ]]; then
+  make_shared_sdist
+  build_one shared "$toolkit" "-Wl,--as-needed" "$shared_sdist"
+fi
 
 # Copy each wheel into the bundle without its DWARF.
-for which in ours nvidia; do
+for which in ours nvidia shared; do
   whl=$(ls "$work/wheel-$which"/cupy-*.whl 2>/dev/null | head -1)
   [[ -n $whl ]] || { log "no built wheel in $work/wheel-$which"; exit 1; }
   un=$work/strip-$which
@@ -209,6 +244,12 @@ for which in ours nvidia; do
 done
 
 # --- the bundle ----------------------------------------------------------------
+# The two shared runtimes the shared wheel runs under.
+rm -rf "$bundle/shared/lib-ours" "$bundle/shared/lib-nvidia"
+mkdir -p "$bundle/shared/lib-ours" "$bundle/shared/lib-nvidia"
+cp -L "$prefix/lib64/libcudart.so.13" "$bundle/shared/lib-ours/"
+strip --strip-debug "$bundle/shared/lib-ours/libcudart.so.13"
+cp -L "$toolkit/lib64/libcudart.so.13" "$bundle/shared/lib-nvidia/"
 rm -rf "$bundle/tests"
 tar -xzf "$sdist" -C "$work" "cupy-$CUPY_VERSION/tests"
 cp -r "$work/cupy-$CUPY_VERSION/tests" "$bundle/tests"
@@ -227,7 +268,10 @@ cp "$here/scripts/cupy-run.sh" "$here/scripts/cupy-report.py" "$bundle/"
   echo "nvidia: CUDA_PATH=$toolkit LDFLAGS=-Wl,--as-needed"
   echo "        libcudart_static.a sha256 $(sha256sum "$toolkit/lib64/libcudart_static.a" | cut -d' ' -f1)"
   [[ -f $work/build-times.txt ]] && sed 's/^/build seconds: /' "$work/build-times.txt"
-  for w in ours nvidia; do
+  echo "shared: CUDA_PATH=$toolkit LDFLAGS=-Wl,--as-needed, cupy_builder patched: -lcudart"
+  echo "        lib-ours/libcudart.so.13 sha256 $(sha256sum "$bundle/shared/lib-ours/libcudart.so.13" | cut -d' ' -f1)"
+  echo "        lib-nvidia/libcudart.so.13 sha256 $(sha256sum "$bundle/shared/lib-nvidia/libcudart.so.13" | cut -d' ' -f1)"
+  for w in ours nvidia shared; do
     echo "$w built:  $(ls -l "$work/wheel-$w"/*.whl 2>/dev/null)"
     echo "$w bundle: $(ls -l "$bundle/$w"/*.whl 2>/dev/null)"
   done
@@ -236,7 +280,9 @@ cp "$here/scripts/cupy-run.sh" "$here/scripts/cupy-report.py" "$bundle/"
 # --- the checks ------------------------------------------------------------------
 # For every extension module of each wheel: does it carry our runtime (the
 # .cudart_rs section), NVIDIA's (its libcudart_static_<hash> symbols), which
-# archive the link line named, and a DT_NEEDED libcudart (must be none).
+# archive the link line named, and a DT_NEEDED libcudart (must be none in
+# ours and nvidia; in shared, no runtime inside, and the runtime module
+# cupy_backends/cuda/api/runtime needs libcudart.so.13).
 rc=0
 "$venv/bin/python" - "$bundle" "$work" "$prefix" "$toolkit" >"$bundle/checks.txt" <<'EOF' || rc=$?
 import glob, os, re, subprocess, sys, zipfile, shutil
@@ -244,7 +290,7 @@ bundle, work, prefix, toolkit = sys.argv[1:5]
 fail = []
 def sh(*a):
     return subprocess.run(a, capture_output=True, text=True).stdout
-for which in ("ours", "nvidia"):
+for which in ("ours", "nvidia", "shared"):
     wheels = glob.glob(f"{bundle}/{which}/cupy-*.whl")
     if not wheels:
         print(f"## {which}: no wheel"); fail.append(which); continue
@@ -254,7 +300,7 @@ for which in ("ours", "nvidia"):
     zipfile.ZipFile(whl).extractall(d)
     print(f"## {which}: {os.path.basename(whl)} ({os.path.getsize(whl)} bytes)")
     sos = sorted(glob.glob(f"{d}/**/*.so", recursive=True))
-    n_rs = n_nv = 0
+    n_rs = n_nv = n_needs = 0
     for so in sos:
         rel = os.path.relpath(so, d)
         secs = sh("readelf", "-S", "-W", so)
@@ -267,13 +313,25 @@ for which in ("ours", "nvidia"):
         n_rs += rs; n_nv += nv
         tag = ("ours" if rs else "") + ("+" if rs and nv else "") + ("nvidia" if nv else "")
         print(f"{rel:80s} runtime={tag or '-':7s} NEEDED={','.join(needed)}")
-        if cudart_needed:
+        if which == "shared":
+            if rs or nv:
+                fail.append(f"shared: {rel} holds a static runtime")
+            if "api/runtime" in rel and cudart_needed != ["libcudart.so.13"]:
+                fail.append(f"shared: {rel} needs {cudart_needed}, not libcudart.so.13")
+            n_needs += bool(cudart_needed)
+        elif cudart_needed:
             fail.append(f"{which}: {rel} needs {cudart_needed}")
         if which == "ours" and nv:
             fail.append(f"ours: {rel} holds NVIDIA's runtime")
         if which == "nvidia" and rs:
             fail.append(f"nvidia: {rel} holds our runtime")
     print(f"{which}: {len(sos)} modules, {n_rs} with .cudart_rs (ours), {n_nv} with NVIDIA's libcudart_static_* symbols")
+    if which == "shared":
+        print(f"shared: {n_needs} modules need libcudart.so.13")
+        if not n_needs:
+            fail.append("shared: no module needs libcudart.so.13")
+        print()
+        continue
     if which == "ours" and n_rs == 0:
         fail.append("ours: no module holds our runtime")
     if which == "nvidia" and n_nv == 0:
@@ -303,5 +361,5 @@ for f in fail:
 sys.exit(1 if fail else 0)
 EOF
 cat "$bundle/checks.txt" | grep -v '^\(cupy\|cupyx\|cupy_backends\)/' >&2
-du -sh "$bundle"/ours "$bundle"/nvidia "$bundle"/tests >&2
+du -sh "$bundle"/ours "$bundle"/nvidia "$bundle"/shared "$bundle"/tests >&2
 exit $rc

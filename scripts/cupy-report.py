@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
-"""Compare CuPy's cuda_tests run against our static runtime and NVIDIA's.
+"""Compare CuPy's tests run under our runtime and NVIDIA's.
 
-Usage: cupy-report.py OUTDIR   (OUTDIR holds junit-ours/ and
-junit-nvidia/, a junit file per test file, and hung-ours.txt and
-hung-nvidia.txt, as scripts/cupy-run.sh writes them in $OUT/cupy/; a
-single junit-ours.xml and junit-nvidia.xml are read too)
+Usage: cupy-report.py OUTDIR   (OUTDIR holds junit-RUN/, a junit file per
+test file, and hung-RUN.txt, as scripts/cupy-run.sh writes them in
+$OUT/cupy/; a single junit-RUN.xml is read too)
 
-Prints a markdown table per runtime (tests: test cases in the junit files;
-run: those not skipped; passed; failed: failures and errors; skipped;
-hung: test files stopped by their time limit), every test whose outcome
-differs between the two runs, and the tests that hung.
+The runs come in pairs, each ours against NVIDIA's with the same build:
+ours/nvidia (CuPy linked with each static runtime) and
+shared-ours/shared-nvidia (one CuPy linked with -lcudart, under each
+libcudart.so.13). Prints a markdown table with a row per run found
+(tests: test cases in the junit files; run: those not skipped; passed;
+failed: failures and errors; skipped; hung: test files stopped by their
+time limit), then for each pair found every test whose outcome differs,
+and the tests that hung.
 """
 import os
 import sys
 import xml.etree.ElementTree as ET
 
-RUNS = ("ours", "nvidia")
+PAIRS = (("ours", "nvidia"), ("shared-ours", "shared-nvidia"))
 
 
 def outcomes(path):
@@ -71,6 +74,14 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     outdir = argv[1]
+    present = [p for p in PAIRS
+               if any(os.path.exists(os.path.join(outdir, f"junit-{r}"))
+                      or os.path.exists(os.path.join(outdir, f"junit-{r}.xml"))
+                      for r in p)]
+    if not present:
+        print("No junit results in", outdir)
+        return 1
+    RUNS = [r for p in present for r in p]
     runs = {r: runtime_outcomes(outdir, r) for r in RUNS}
     hangs = {r: hung(outdir, r) for r in RUNS}
     print("| runtime | tests | run | passed | failed | skipped | hung |")
@@ -86,28 +97,31 @@ def main(argv):
         print(f"| {r} | {len(vals)} | {len(vals) - skipped} | "
               f"{vals.count('passed')} | "
               f"{failed} | {skipped} | {len(hangs[r])} |")
-    print()
-    if any(runs[r] is None for r in RUNS):
-        print("Differences: not compared (a run has no junit file).")
-        return 1
-    ids = sorted(set(runs["ours"]) | set(runs["nvidia"]))
-    diff = [(t, runs["ours"].get(t, "absent"), runs["nvidia"].get(t, "absent"))
-            for t in ids
-            if runs["ours"].get(t) != runs["nvidia"].get(t)]
-    print(f"Tests whose outcome differs: {len(diff)}")
-    if diff:
+    rc = 0
+    for a, b in present:
         print()
-        print("| test | ours | nvidia |")
-        print("| --- | --- | --- |")
-        for t, a, b in diff:
-            print(f"| `{t}` | {a} | {b} |")
+        if runs[a] is None or runs[b] is None:
+            print(f"{a} against {b}: not compared (a run has no junit file).")
+            rc = 1
+            continue
+        ids = sorted(set(runs[a]) | set(runs[b]))
+        diff = [(t, runs[a].get(t, "absent"), runs[b].get(t, "absent"))
+                for t in ids
+                if runs[a].get(t) != runs[b].get(t)]
+        print(f"{a} against {b}: tests whose outcome differs: {len(diff)}")
+        if diff:
+            print()
+            print(f"| test | {a} | {b} |")
+            print("| --- | --- | --- |")
+            for t, x, y in diff:
+                print(f"| `{t}` | {x} | {y} |")
     for r in RUNS:
         if hangs[r]:
             print()
             print(f"Test files that ran out of time under {r}:")
             for line in hangs[r]:
                 print(f"- `{line}`")
-    return 0
+    return rc
 
 
 if __name__ == "__main__":

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# On the GPU machine: run CuPy's own tests/cupy_tests/cuda_tests/ against the
-# two CuPy 14.2.0 wheels made by scripts/cupy-prepare.sh, once with the
-# wheel linked with our libcudart_static.a (ours/) and once with the wheel
-# linked with NVIDIA's (nvidia/). No network: each wheel is installed with
+# On the GPU machine: run CuPy's own tests (tests/cupy_tests/cuda_tests and
+# a part of core_tests) with the CuPy 14.2.0 wheels made by
+# scripts/cupy-prepare.sh, in up to four runs ($CUPY_RUNS picks, default
+# all the bundle has):
+#   ours           the wheel linked with our libcudart_static.a (ours/)
+#   nvidia         the wheel linked with NVIDIA's (nvidia/)
+#   shared-ours    the wheel linked with -lcudart (shared/), with
+#                  LD_LIBRARY_PATH=shared/lib-ours (our libcudart.so.13)
+#   shared-nvidia  the same wheel with LD_LIBRARY_PATH=shared/lib-nvidia
+#                  (NVIDIA's libcudart.so.13)
+# No network: each wheel is installed with
 # pip --no-index --no-deps into its own --target folder, which goes first
 # on PYTHONPATH; numpy, pytest and cuda-pathfinder come from the machine's
 # Python ($CUPY_PYTHON, else /opt/torch/.venv/bin/python3 if present, else
@@ -11,22 +18,27 @@
 # Usage: cupy-run.sh [BUNDLE]      (default: cupy-bundle, or this script's
 #                                   folder when it lies in a bundle)
 # Writes $OUT/cupy/ (OUT defaults to ./out):
-#   probe-ours.txt, probe-nvidia.txt   cupy.__file__, runtime/driver versions,
-#                                      a kernel run, libcudart mappings (must
-#                                      be none), the modules CUDART_TRACE=1
-#                                      names as carrying our runtime
+#   probe-RUN.txt                      cupy.__file__, runtime/driver versions,
+#                                      a kernel run, libcudart mappings (none
+#                                      in the static runs; exactly the chosen
+#                                      libcudart.so.13 in the shared runs),
+#                                      the modules CUDART_TRACE=1 names as
+#                                      carrying our runtime
 #   probe-*.stderr                     the probe's stderr (CUDART_TRACE)
-#   junit-ours/, junit-nvidia/         pytest --junitxml, one file per test file
-#   pytest-ours-*.log, ...             pytest -v per test file; pytest-ours.log
+#   junit-RUN/                         pytest --junitxml, one file per test file
+#   pytest-RUN-*.log, ...              pytest -v per test file; pytest-RUN.log
 #                                      has one line per file (exit code, tail)
-#   hung-ours.txt, hung-nvidia.txt     files that ran out of time, with the
+#   hung-RUN.txt                       files that ran out of time, with the
 #                                      test that was running
+#   maps-RUN.txt                       per pytest process: the test file and
+#                                      the libcudart files it mapped ("none")
 #   summary.txt                        exit codes, and cupy-report.py's table
 # Env: CUPY_TEST_FILES (test files under tests/, default: most of
 #      cuda_tests and a part of core_tests), CUPY_TEST_TIMEOUT (seconds per
 #      file, default 60; pytest is interrupted with SIGINT, so its junit
 #      file is usually still written), CUPY_BUDGET (no file starts after
-#      this many seconds of a runtime's tests, default 150), CUPY_TEST_K
+#      this many seconds of the test loop, default 150; each file runs
+#      under every run before the next file starts), CUPY_TEST_K
 #      (pytest -k, default "not jitify"). Each run gets its own empty
 #      CUPY_CACHE_DIR.
 set -uo pipefail
@@ -39,7 +51,7 @@ elif [[ -d $here/ours && -d $here/tests ]]; then
 else
   bundle=$(cd "$here/.." && pwd)/cupy-bundle
 fi
-[[ -d $bundle/ours && -d $bundle/nvidia && -d $bundle/tests ]] || {
+[[ -d $bundle/tests ]] || {
   echo "cupy-run: $bundle is not a bundle (run scripts/cupy-prepare.sh)" >&2; exit 2; }
 report=$bundle/cupy-report.py
 [[ -f $report ]] || report=$here/cupy-report.py
@@ -64,8 +76,24 @@ trap 'rm -rf "$targets"' EXIT
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
 } | tee "$out/summary.txt"
 
-for which in ours nvidia; do
-  whl=$(ls "$bundle/$which"/cupy-*.whl | head -1)
+if [[ -n ${CUPY_RUNS:-} ]]; then
+  runs=$CUPY_RUNS
+else
+  runs=""
+  for r in ours nvidia; do [[ -d $bundle/$r ]] && runs+="$r "; done
+  [[ -d $bundle/shared ]] && runs+="shared-ours shared-nvidia"
+fi
+echo "runs: $runs" | tee -a "$out/summary.txt"
+
+# wheel_dir RUN: the bundle folder of RUN's wheel; lib_dir RUN: the folder
+# LD_LIBRARY_PATH starts with (empty for the static runs)
+wheel_dir() { case $1 in shared-*) echo "$bundle/shared" ;; *) echo "$bundle/$1" ;; esac; }
+lib_dir() { case $1 in shared-*) echo "$bundle/shared/lib-${1#shared-}" ;; *) echo "" ;; esac; }
+ldpath() { local l; l=$(lib_dir "$1"); echo "${l:+$l${LD_LIBRARY_PATH:+:}}${LD_LIBRARY_PATH:-}"; }
+
+for which in $runs; do
+  whl=$(ls "$(wheel_dir "$which")"/cupy-*.whl 2>/dev/null | head -1)
+  [[ -n $whl ]] || { echo "$which: no wheel in $(wheel_dir "$which")" | tee -a "$out/summary.txt"; continue; }
   target=$targets/$which
   # a kernel cache of its own for each runtime (both builds share
   # CUPY_CACHE_KEY)
@@ -79,13 +107,15 @@ for which in ours nvidia; do
     continue
   fi
 
-  # Which runtime is in the process: cupy must come from the target, the
-  # process must map no libcudart*.so, and our static runtime announces
-  # itself under CUDART_TRACE=1 (NVIDIA's prints nothing).
-  (cd "$targets" && CUDART_TRACE=1 PYTHONPATH="$target" "$py" - "$target" "$which" \
+  # Which runtime is in the process: cupy must come from the target; a
+  # static run must map no libcudart*.so, a shared run exactly the chosen
+  # lib-*/libcudart.so.13; our runtime announces itself under
+  # CUDART_TRACE=1 (NVIDIA's prints nothing).
+  (cd "$targets" && CUDART_TRACE=1 PYTHONPATH="$target" LD_LIBRARY_PATH="$(ldpath "$which")" \
+      "$py" - "$target" "$which" "$(lib_dir "$which")" \
       >"$out/probe-$which.txt" 2>"$out/probe-$which.stderr") <<'EOF'
 import os, sys
-target, which = sys.argv[1], sys.argv[2]
+target, which, libdir = sys.argv[1], sys.argv[2], sys.argv[3]
 import cupy
 from cupy.cuda import runtime as rt
 import cupy_backends.cuda.api.runtime as rtmod
@@ -106,7 +136,11 @@ print("cub/thrust sort ok", bool((cupy.sort(x.ravel())[1:] >= cupy.sort(x.ravel(
 cudarts = sorted({l.split()[-1] for l in open("/proc/self/maps")
                   if "libcudart" in l and len(l.split()) >= 6})
 print("libcudart mappings:", cudarts or "none")
-if cudarts:
+if libdir:
+    want = [os.path.realpath(os.path.join(libdir, "libcudart.so.13"))]
+    if [os.path.realpath(c) for c in cudarts] != want:
+        print("FAIL: want exactly", want[0], "mapped"); ok = False
+elif cudarts:
     print("FAIL: a shared libcudart is loaded"); ok = False
 with open(rtmod.__file__, "rb") as f:
     has_rs = b".cudart_rs" in f.read()
@@ -118,7 +152,8 @@ sys.exit(0 if ok else 1)
 EOF
   prc=$?
   # our runtime prints "[cudart ...] runtime: libcudart_static.a (clean-room,
-  # Rust) linked into MODULE ..." once for each module that carries a copy
+  # Rust) linked into MODULE ..." once for each module that carries a copy,
+  # and "runtime: libcudart.so.13 ..." as the shared library
   trace=$(grep -m1 'runtime: libcudart' "$out/probe-$which.stderr" | sed 's/^\[[^]]*\] //')
   [[ -n $trace ]] || trace="(no CUDART_TRACE line: not our runtime)"
   {
@@ -135,7 +170,26 @@ done
 # hangs costs one file, not the run; -v names each test before it runs,
 # so the last unfinished line of a file that timed out is the test that
 # hung (hung-RUNTIME.txt).
-for which in ours nvidia; do
+# A pytest plugin that appends, at the end of each pytest process, the test
+# file and every libcudart the process mapped to maps-RUN.txt: the check
+# that every test process ran on the intended runtime.
+mkdir -p "$targets/plugin"
+cat >"$targets/plugin/cupy_maps_check.py" <<'EOF'
+import os
+
+
+def pytest_sessionfinish(session, exitstatus):
+    path = os.environ.get("CUPY_MAPS_FILE")
+    if not path:
+        return
+    with open("/proc/self/maps") as f:
+        libs = sorted({l.split()[-1] for l in f if "libcudart" in l and len(l.split()) >= 6})
+    with open(path, "a") as f:
+        f.write("%s %s\n" % (os.environ.get("CUPY_MAPS_TEST", "?"),
+                             " ".join(os.path.realpath(l) for l in libs) or "none"))
+EOF
+for which in $runs; do
+  : >"$out/maps-$which.txt"
   mkdir -p "$out/junit-$which"
   : >"$out/hung-$which.txt"
   : >"$out/pytest-$which.log"
@@ -148,13 +202,14 @@ for f in $files; do
   fi
   [[ -f $bundle/tests/$f ]] || { echo "no $f" | tee -a "$out/summary.txt"; continue; }
   name=$(echo "$f" | tr '/' '_')
-  for which in ours nvidia; do
+  for which in $runs; do
     [[ -d $targets/$which ]] || continue
     export CUPY_CACHE_DIR=$targets/kernel-cache-$which
     t0=$SECONDS
-    (cd "$bundle/tests" && PYTHONPATH="$targets/$which" timeout -s INT -k 10 "$tmo" \
+    (cd "$bundle/tests" && PYTHONPATH="$targets/$which:$targets/plugin" LD_LIBRARY_PATH="$(ldpath "$which")" \
+      CUPY_MAPS_FILE="$out/maps-$which.txt" CUPY_MAPS_TEST="$f" timeout -s INT -k 10 "$tmo" \
       "$py" -m pytest -c "$bundle/tests/pyproject.toml" --rootdir "$bundle/tests" \
-        -p no:cacheprovider -v -rfE -k "$kexpr" \
+        -p no:cacheprovider -p cupy_maps_check -v -rfE -k "$kexpr" \
         --junitxml "$out/junit-$which/$name.xml" "$f" \
         >"$out/pytest-$which-$name.log" 2>&1)
     frc=$?
@@ -165,7 +220,17 @@ for f in $files; do
     fi
   done
 done
-for which in ours nvidia; do
+# Every pytest process must have mapped no libcudart (static runs) or
+# exactly the run's lib-*/libcudart.so.13 (shared runs).
+for which in $runs; do
+  l=$(lib_dir "$which")
+  want=none
+  [[ -n $l ]] && want=$(readlink -f "$l/libcudart.so.13")
+  total=$(wc -l <"$out/maps-$which.txt")
+  good=$(awk -v w="$want" '{ $1 = ""; sub(/^ /, ""); if ($0 == w) n++ } END { print n + 0 }' "$out/maps-$which.txt")
+  echo "$which: $good of $total pytest processes mapped only the intended runtime ($want)" | tee -a "$out/summary.txt"
+done
+for which in $runs; do
   echo "$which pytest: $(grep -c '^== ' "$out/pytest-$which.log") files" | tee -a "$out/summary.txt"
   sed 's/^/  /' "$out/pytest-$which.log" | tee -a "$out/summary.txt"
 done
