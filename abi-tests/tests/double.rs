@@ -765,9 +765,9 @@ fn func_attributes_13_5_members_on_an_older_driver() {
         "after cudaFuncSetAttribute: sharedMemoryMode must repeat 65536",
     );
     r.check(
-        r.log
-            .iter()
-            .any(|l| l.starts_with("cuKernelGetAttribute ") && l.contains(" attr=17 ") && l.contains(" err=")),
+        r.log.iter().any(|l| {
+            l.starts_with("cuKernelGetAttribute ") && l.contains(" attr=17 ") && l.contains(" err=")
+        }),
         "attribute 17 must be asked of the driver (and refused by the double)",
     );
 }
