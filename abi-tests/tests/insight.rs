@@ -205,6 +205,37 @@ fn profile_counts_launches_and_writes_json() {
         text.contains("\"device\":{\"current\":4096,\"peak\":"),
         "{text}"
     );
+    // A live process holding the file (here flock(1), as a parent that
+    // started the program would): the program writes FILE.<pid> and
+    // leaves the held file as it was.
+    std::fs::write(&json, "held").expect("write the held file");
+    let held = DoubleRun::run(
+        "profile_held",
+        std::path::Path::new("/usr/bin/flock"),
+        &[json.to_str().unwrap(), s.exe.to_str().unwrap()],
+        &[
+            ("CUDART_PROFILE", "1"),
+            ("CUDART_PROFILE_FILE", json.to_str().unwrap()),
+        ],
+        &s.double,
+        &s.dir.join("profile_held.log"),
+        &[],
+    );
+    held.expect_exit0();
+    assert_eq!(
+        std::fs::read_to_string(&json).unwrap(),
+        "held",
+        "the held file must not be written"
+    );
+    let prefix = format!("{}.", json.file_name().unwrap().to_str().unwrap());
+    let own: Vec<_> = std::fs::read_dir(&s.dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .collect();
+    assert_eq!(own.len(), 1, "one FILE.<pid> written");
+    let text = std::fs::read_to_string(own[0].path()).unwrap();
+    assert!(text.contains("\"launches\":4"), "{text}");
     let txt = run(&s, "profile_text", &[("CUDART_PROFILE", "1")]);
     assert!(
         txt.stderr.contains("cudart profile: process "),

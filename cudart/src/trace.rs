@@ -657,8 +657,8 @@ fn init_enabled() {
 /// live process writes it (a parent that started this program, which
 /// inherited the variable), then `path.<pid>`. Ownership is an advisory
 /// lock held for the life of the process, so a file left by an earlier run
-/// is simply overwritten.
-fn open_json(path: &std::ffi::OsStr) -> Option<std::fs::File> {
+/// is simply overwritten. `CUDART_PROFILE_FILE` is claimed the same way.
+pub(crate) fn open_json(path: &std::ffi::OsStr) -> Option<std::fs::File> {
     let claim = |p: &std::path::Path| -> Option<std::fs::File> {
         let f = std::fs::OpenOptions::new()
             .write(true)

@@ -23,12 +23,48 @@ use std::time::Duration;
 pub(crate) struct Output {
     json: bool,
     file: Option<String>,
+    /// The file claimed at load ([`crate::trace::open_json`]): `file`
+    /// itself, or `file.<pid>` where another live process (the parent that
+    /// started this one) holds it, so that a child exiting after its parent
+    /// cannot overwrite the parent's profile. With the pid that claimed it:
+    /// a forked child claims its own at exit.
+    claimed: Mutex<Option<(u32, std::fs::File)>>,
 }
 
 impl Output {
     pub(crate) fn from_env(value: &str, file: Option<String>) -> Output {
         let json = value == "json" || file.as_deref().is_some_and(|f| f.ends_with(".json"));
-        Output { json, file }
+        let claimed = file
+            .as_deref()
+            .and_then(|f| crate::trace::open_json(f.as_ref()))
+            .map(|f| (std::process::id(), f));
+        Output {
+            json,
+            file,
+            claimed: Mutex::new(claimed),
+        }
+    }
+
+    /// Writes `text` to the claimed file (from its start, cut to length),
+    /// claiming one first where this process holds none.
+    fn write_file(&self, path: &str, text: &str) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        let mut claimed = self.claimed.lock();
+        if claimed
+            .as_ref()
+            .is_none_or(|(pid, _)| *pid != std::process::id())
+        {
+            *claimed = crate::trace::open_json(path.as_ref()).map(|f| (std::process::id(), f));
+        }
+        let Some((_, f)) = claimed.as_mut() else {
+            return Err(std::io::Error::other(
+                "the file and its .<pid> form are held by other processes or cannot be opened",
+            ));
+        };
+        f.set_len(0)?;
+        f.rewind()?;
+        f.write_all(text.as_bytes())?;
+        f.flush()
     }
 }
 
@@ -359,7 +395,7 @@ pub(crate) fn write(out: &Output) {
     });
     match &out.file {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, &text) {
+            if let Err(e) = out.write_file(path, &text) {
                 super::say(format_args!("cudart profile: cannot write {path}: {e}\n"));
             }
         }
