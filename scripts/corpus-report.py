@@ -252,7 +252,7 @@ def main():
     w("## Summary\n\n")
     w("- programs: %d; passing every run under both runtimes: %d\n" % (len(rows), len(comp)))
     if gm:
-        w("- **geometric mean of ours/NVIDIA over those %d: %.3f**\n" % (len(comp), gm))
+        w("- **geometric mean of ours/NVIDIA over those %d: %.4f**\n" % (len(comp), gm))
         for kind in sorted({r["kind"] for r in comp}):
             ks = [r["ratio"] for r in comp if r["kind"] == kind]
             w("  - %s (%d): %.3f\n" % (kind, len(ks), geomean(ks)))
