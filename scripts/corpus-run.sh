@@ -25,9 +25,14 @@
 #            A command is split as the shell splits words (no shell runs
 #            it: the process timed is the program itself); leading VAR=value
 #            words set variables; an ours-command starting with the word
-#            WITH_CUDART runs in the with-cudart.sh environment; {BUNDLE},
-#            {OURS}, {NVIDIA} are replaced by the three directories. E.g.
+#            WITH_CUDART runs in the with-cudart.sh environment; a leading
+#            EXPECT_LIB=DIR word sets no variable but names the folder whose
+#            libcudart.so.13 must be the one mapped; {BUNDLE}, {OURS},
+#            {NVIDIA} are replaced by the three directories. E.g.
 #              cupy<TAB>python3 t.py<TAB>WITH_CUDART python3 t.py
+#            A program whose stdout is a JSON document with "parts" (as
+#            the PyTorch, JAX and CuPy workloads print) passes when every
+#            part is ok; any other passes on exit status 0.
 #
 # Method. Every program runs ROUNDS times under each runtime. Rounds are
 # the outer loop; inside one, each program runs under NVIDIA's runtime and
@@ -278,7 +283,10 @@ for part in parts:
                     p["expect_lib"][rt] = ours_lib
                 while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
                     k, v = words.pop(0).split("=", 1)
-                    env[k] = v
+                    if k == "EXPECT_LIB":
+                        p["expect_lib"][rt] = v
+                    else:
+                        env[k] = v
                 p["argv"][rt], p["env"][rt] = words, env
             if p["argv"]["nvidia"] and p["argv"]["ours"]:
                 programs.append(p)
@@ -452,11 +460,11 @@ def run_one(p, rt, rnd, tag):
     r["last_line"] = lines[-1][:300] if lines else ""
     if p["kind"] in ("sample", "corpus"):
         r["pass"] = rc == 0 and r["last_line"] == "PASS " + p["name"]
-    elif p["kind"] == "torch":
+    elif p["kind"] == "torch" or (p["kind"] == "extra" and out_text.lstrip().startswith("{")):
         ok = False
         try:
             doc = json.loads(out_text)
-            ok = all(v.get("ok") for v in doc.get("parts", {}).values())
+            ok = bool(doc.get("parts")) and all(v.get("ok") for v in doc["parts"].values())
             r["workload"] = {"total_s": doc.get("total_s"),
                              "parts_s": {k: v.get("time_s") for k, v in doc.get("parts", {}).items()},
                              "failed_parts": [k for k, v in doc.get("parts", {}).items() if not v.get("ok")],

@@ -256,7 +256,7 @@ cp -r "$work/cupy-$CUPY_VERSION/tests" "$bundle/tests"
 # pytest settings of the sdist (markers, filterwarnings), used by cupy-run.sh
 tar -xzf "$sdist" -C "$work" "cupy-$CUPY_VERSION/pyproject.toml"
 cp "$work/cupy-$CUPY_VERSION/pyproject.toml" "$bundle/tests/pyproject.toml"
-cp "$here/scripts/cupy-run.sh" "$here/scripts/cupy-report.py" "$bundle/"
+cp "$here/scripts/cupy-run.sh" "$here/scripts/cupy-report.py" "$here/scripts/cupy-workload.py" "$bundle/"
 
 {
   echo "cupy $CUPY_VERSION from $CUPY_SDIST sha256 $CUPY_SHA256"

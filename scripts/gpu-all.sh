@@ -141,8 +141,32 @@ fi
 
 stress_s=${STRESS_SECONDS:-120}
 # The end-to-end corpus (issue 30): every c-sample and bench/corpus
-# program, NVIDIA's and ours alternating, CORPUS_ROUNDS rounds (default 5;
-# CORPUS_PARTS picks, as scripts/corpus-run.sh says).
+# program, the PyTorch workload and the CuPy and JAX workloads where their
+# bundles are given, NVIDIA's and ours alternating, CORPUS_ROUNDS rounds
+# (default 5; CORPUS_PARTS picks, as scripts/corpus-run.sh says).
+# With CUPY_BUNDLE (its shared/ wheel) and JAX_BUNDLE, and CORPUS_EXTRA
+# unset, the CuPy workload (scripts/cupy-workload.py, the one wheel under
+# each runtime's lib-*/ by LD_LIBRARY_PATH) and the JAX workload
+# (jax/workload.py, ours through with-cudart.sh) join the corpus as
+# "extra" programs.
+if [[ -f $gb/scripts/corpus-run.sh && " $parts " == *" corpus "* && -z ${CORPUS_EXTRA:-} ]]; then
+  extra=""
+  cpy=/opt/torch/.venv/bin/python3
+  [[ -x $cpy ]] || cpy=$(command -v python3)
+  if [[ -n ${CUPY_BUNDLE:-} && -f $CUPY_BUNDLE/cupy-workload.py ]] &&
+     whl=$(ls "$CUPY_BUNDLE"/shared/cupy-*.whl 2>/dev/null | head -1) && [[ -n $whl ]] &&
+     "$cpy" -m pip install -q --no-deps --no-index --disable-pip-version-check \
+       --target "$rest/cupy-target" "$whl" >>"$log" 2>&1; then
+    sb=$CUPY_BUNDLE/shared
+    cw="PYTHONPATH=$rest/cupy-target CUPY_CACHE_DIR=$rest/cupy-cache $cpy $CUPY_BUNDLE/cupy-workload.py"
+    extra+="cupy_workload"$'\t'"EXPECT_LIB=$sb/lib-nvidia LD_LIBRARY_PATH=$sb/lib-nvidia $cw"$'\t'"EXPECT_LIB=$sb/lib-ours LD_LIBRARY_PATH=$sb/lib-ours $cw"$'\n'
+  fi
+  if [[ -n ${JAX_BUNDLE:-} && -f $JAX_BUNDLE/jax/workload.py ]]; then
+    jw="JAX_PLATFORMS=cuda XLA_PYTHON_CLIENT_PREALLOCATE=false python3 $JAX_BUNDLE/jax/workload.py"
+    extra+="jax_workload"$'\t'"$jw"$'\t'"WITH_CUDART $jw"$'\n'
+  fi
+  [[ -n $extra ]] && export CORPUS_EXTRA=$extra
+fi
 if [[ -f $gb/scripts/corpus-run.sh ]]; then
   part corpus "${CORPUS_LIMIT:-300}" bash "$gb/scripts/corpus-run.sh" "$gb" "$gb/lib" "${nv_lib:-auto}" "$rest/corpus" "${CORPUS_ROUNDS:-5}"
 fi
