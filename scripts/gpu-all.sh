@@ -31,6 +31,10 @@
 #            (jax/prepare.sh's bundle, $JAX_BUNDLE; jax/run.sh)
 #   stress   rel_stress for STRESS_SECONDS (default 120) under ours, and
 #            rel_dlopen_fire for 20 s
+#   corpus   whole programs, ABAB (scripts/corpus-run.sh), with the CuPy
+#            and JAX workloads where CUPY_BUNDLE and JAX_BUNDLE are given
+#   scale    the scale curves (bench/scale/run.sh)
+#   scaletrace  the driver calls behind them (bench/scale/trace.sh)
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
 #   driverpages bench/probe_startup and bench/probe_warm under each runtime,
 #            3 processes each: the driver code pages a start-up maps, and
@@ -173,6 +177,11 @@ fi
 # The scale curves (bench/scale), SCALE_ROUNDS rounds (default 1).
 if [[ -d $gb/scale ]]; then
   part scale "${SCALE_LIMIT:-240}" bash "$gb/scale/run.sh" "$gb/scale" "$gb/lib" "${nv_lib:-auto}" "$rest/scale" "${SCALE_ROUNDS:-1}"
+fi
+# The driver calls behind the scale curves that grow faster under ours
+# (bench/scale/trace.sh: allocations, events, dlclose of kernel libraries).
+if [[ -f $gb/scale/trace.sh ]]; then
+  part scaletrace 150 bash "$gb/scale/trace.sh" "$gb/scale" "$gb/lib" "${nv_lib:-auto}" "$rest/scaletrace"
 fi
 
 # A crash prints a native backtrace (scripts/crash-backtrace.so, preloaded).

@@ -57,6 +57,8 @@ build_one() {
       "$NVCC" "${flags[@]}" "${arch[@]}" -shared -Xcompiler -fPIC "$here/fatlib.cu" -o "$out/fatlib.so" ;;
     hostlib.so)
       $cc -O2 -fPIC -shared "$here/hostlib.c" -o "$out/hostlib.so" ;;
+    drvtrace.so)
+      $cc -O2 -fPIC -shared "$here/../drvtrace.c" -o "$out/drvtrace.so" -ldl ;;
     libkern_*.so)
       local k=${1#libkern_}
       k=${k%.so}
@@ -74,7 +76,7 @@ build_one() {
   esac
 }
 
-targets=(hostlib.so fatlib.so scale_objects scale_threads scale_graph scale_fatbin scale_kernels)
+targets=(hostlib.so drvtrace.so fatlib.so scale_objects scale_threads scale_graph scale_fatbin scale_kernels)
 for k in $sizes; do targets+=("libkern_$k.so"); done
 # The biggest kernel library first: it takes longest.
 ordered=()
@@ -107,6 +109,7 @@ done
 for f in "$out"/scale_*; do [[ -x $f ]] && strip --strip-debug "$f"; done
 strip --strip-debug "$out/fatlib.so" "$out/hostlib.so" 2>/dev/null
 cp "$here/run.sh" "$out/run.sh"
+cp "$here/trace.sh" "$out/trace.sh"
 cp "$here/../../scripts/abab.py" "$out/abab.py"
 chmod +x "$out/run.sh"
 echo "build.sh: $(du -sh "$out" | cut -f1) in $out, $failed failed, $(( $(date +%s) - start ))s" >&2

@@ -15,6 +15,11 @@
 //   <kind>.pair_old     destroy an old object (spread over the live ones) and
 //                       create its replacement, SCALE_PAIRS times
 //   alloc.ptr_attr      cudaPointerGetAttributes of live pointers spread over all N
+//   alloc.drv_attr1, alloc.drv_attr5
+//                       the driver's cuPointerGetAttributes of the same
+//                       pointers asking 1 attribute (the memory type) and
+//                       5 (what our cudaPointerGetAttributes asks): whether
+//                       the driver's cost grows with the attributes asked
 //   event.record_query  cudaEventRecord + cudaEventQuery of a live event
 //   stream.launch_sync  an empty kernel on a live stream + cudaStreamSynchronize
 // and at the end
@@ -25,6 +30,47 @@
 #include <algorithm>
 
 enum Kind { ALLOC, EVENT, STREAM };
+
+// cuPointerGetAttributes, found through the runtime (no -lcuda).
+typedef int (*PtrAttrs)(unsigned, int *, void **, unsigned long long);
+
+static void drv_attrs(const std::vector<void *> &live, long n, long pairs, long step) {
+  static PtrAttrs fn = nullptr;
+  static bool looked = false;
+  if (!looked) {
+    looked = true;
+    void *p = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &p, 12000, cudaEnableDefault, &q) ==
+            cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      fn = (PtrAttrs)p;
+    else
+      (void)cudaGetLastError();
+  }
+  if (!fn) return;
+  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2, DEVICE_POINTER 3, HOST_POINTER 4,
+  // IS_MANAGED 8, DEVICE_ORDINAL 9.
+  int attrs[5] = {2, 3, 4, 8, 9};
+  unsigned mem_type = 0;
+  unsigned long long dptr = 0;
+  void *hptr = nullptr;
+  int managed = 0, ordinal = 0;
+  void *data[5] = {&mem_type, &dptr, &hptr, &managed, &ordinal};
+  for (unsigned count : {1u, 5u}) {
+    int bad = 0;
+    uint64_t t0 = now_ns();
+    for (long k = 0, i = 0; k < pairs; k++, i = (i + step) % n)
+      bad |= fn(count, attrs, data, (unsigned long long)(uintptr_t)((char *)live[i] + 100));
+    double ns = (double)(now_ns() - t0);
+    if (bad || mem_type != 2) {
+      emit_stop(count == 1 ? "alloc.drv_attr1" : "alloc.drv_attr5", n, "cuPointerGetAttributes failed",
+                cudaErrorUnknown);
+      return;
+    }
+    emit(count == 1 ? "alloc.drv_attr1" : "alloc.drv_attr5", n, ns, pairs);
+  }
+}
 
 struct Ops {
   Kind kind;
@@ -131,6 +177,7 @@ int main(int argc, char **argv) {
         }
         if (e == cudaSuccess) {
           emit("alloc.ptr_attr", n, (double)(now_ns() - t0), pairs);
+          drv_attrs(live, n, pairs, step);
         } else {
           emit_stop("alloc.ptr_attr", n, "cudaPointerGetAttributes failed or wrong type", e);
           (void)cudaGetLastError();

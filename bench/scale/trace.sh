@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Which driver calls each runtime makes in the scale benchmarks that grow
+# faster under ours (issue 30), and what they cost: scale programs run once
+# under NVIDIA's libcudart.so.13 and once under ours with bench/drvtrace.so
+# preloaded (it times every driver call a runtime looked up; calls through
+# NVIDIA's private export tables are not seen, and that is an answer too).
+#
+#   bench/scale/trace.sh SCALE_DIR OUR_LIB_DIR NVIDIA_LIB_DIR OUT
+#
+# SCALE_DIR is bench/scale/build.sh's output (with drvtrace.so). NVIDIA_LIB_DIR
+# may be `auto`, as run.sh takes it. The runs, smaller than run.sh's:
+#   alloc    scale_objects alloc, up to 10^5 allocations
+#            (cudaPointerGetAttributes: which driver calls, how many)
+#   event    scale_objects event, up to 10^5 events (create, destroy)
+#   kernels  scale_kernels, libraries of 10 and 1000 kernels, no part 2
+#            (dlclose: is cuLibraryUnload called, and what it costs)
+# Writes OUT/trace-RUNTIME-RUN.txt (drvtrace's lines: ns since the first
+# call, function, result, ns in the call), OUT/bench-RUNTIME-RUN.jsonl (the
+# program's own results) and OUT/trace-summary.txt: per run and runtime,
+# every driver function with its calls, total ms and mean ns; and every
+# cuLibraryUnload with its time.
+set -uo pipefail
+case ${1:-} in -h|--help) awk 'NR>1 && !/^#/{exit} NR>1{sub(/^# ?/,"");print}' "$0"; exit 0 ;; esac
+[[ $# -eq 4 ]] || { echo "usage: $0 SCALE_DIR OUR_LIB_DIR NVIDIA_LIB_DIR OUT" >&2; exit 2; }
+dir=$(cd "$1" && pwd) || exit 2
+ours=$(cd "$2" && pwd) || exit 2
+nv=$3
+if [[ $nv == auto ]]; then
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [[ -e $d/libcudart.so.13 ]] && { nv=$d; break; }
+  done
+fi
+nv=$(cd "$nv" && pwd) || exit 2
+mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 2
+[[ -f $dir/drvtrace.so ]] || { echo "trace.sh: no $dir/drvtrace.so (bench/scale/build.sh)" >&2; exit 2; }
+
+run() {  # run NAME ENV... -- PROGRAM ARGS...
+  local name=$1; shift
+  local envs=()
+  while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+  shift
+  for rt in nvidia ours; do
+    local lib=$nv
+    [[ $rt == ours ]] && lib=$ours
+    local t0=$SECONDS
+    (cd "$dir" && env "${envs[@]}" LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+      LD_PRELOAD="$dir/drvtrace.so" DRVTRACE_FILE="$out/trace-$rt-$name.txt" \
+      timeout -k 5 120 "$@" >"$out/bench-$rt-$name.jsonl" 2>"$out/stderr-$rt-$name.txt")
+    echo "$name $rt rc=$? $((SECONDS - t0))s"
+  done
+}
+
+run alloc SCALE_ALLOC_MAX=100000 SCALE_BENCH_SECONDS=30 -- ./scale_objects alloc
+run event SCALE_EVENT_MAX=100000 SCALE_BENCH_SECONDS=30 -- ./scale_objects event
+run kernels SCALE_KERNELS_SIZES="10 1000" SCALE_KERNELS_MAX=0 SCALE_BENCH_SECONDS=30 -- ./scale_kernels
+
+python3 - "$out" >"$out/trace-summary.txt" <<'PY'
+import collections, glob, os, sys
+out = sys.argv[1]
+for path in sorted(glob.glob(os.path.join(out, "trace-*-*.txt"))):
+    rt, name = os.path.basename(path)[len("trace-"):-len(".txt")].split("-", 1)
+    calls = collections.OrderedDict()
+    unloads = []
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if len(f) < 4 or not f[0].isdigit():
+            continue
+        fn, ns = f[1], int(f[3]) if f[3].isdigit() else 0
+        c = calls.setdefault(fn, [0, 0])
+        c[0] += 1
+        c[1] += ns
+        if fn == "cuLibraryUnload":
+            unloads.append(ns)
+    print("== %s under %s: %d driver functions" % (name, rt, len(calls)))
+    for fn, (n, ns) in sorted(calls.items(), key=lambda kv: -kv[1][1]):
+        print("  %-36s %9d calls %12.3f ms %10.0f ns each" % (fn, n, ns / 1e6, ns / n if n else 0))
+    if unloads:
+        print("  cuLibraryUnload, each: %s ns" % ", ".join(str(u) for u in unloads))
+    print()
+PY
+cat "$out/trace-summary.txt"
