@@ -151,8 +151,8 @@ stress_s=${STRESS_SECONDS:-120}
 # With CUPY_BUNDLE (its shared/ wheel) and JAX_BUNDLE, and CORPUS_EXTRA
 # unset, the CuPy workload (scripts/cupy-workload.py, the one wheel under
 # each runtime's lib-*/ by LD_LIBRARY_PATH) and the JAX workload
-# (jax/workload.py, ours through with-cudart.sh) join the corpus as
-# "extra" programs.
+# (jax/workload.py, ours through with-cudart.sh; CORPUS_JAX_PARTS picks its
+# parts, default all) join the corpus as "extra" programs.
 if [[ -f $gb/scripts/corpus-run.sh && " $parts " == *" corpus "* && -z ${CORPUS_EXTRA:-} ]]; then
   extra=""
   cpy=/opt/torch/.venv/bin/python3
@@ -166,7 +166,8 @@ if [[ -f $gb/scripts/corpus-run.sh && " $parts " == *" corpus "* && -z ${CORPUS_
     extra+="cupy_workload"$'\t'"EXPECT_LIB=$sb/lib-nvidia LD_LIBRARY_PATH=$sb/lib-nvidia $cw"$'\t'"EXPECT_LIB=$sb/lib-ours LD_LIBRARY_PATH=$sb/lib-ours $cw"$'\n'
   fi
   if [[ -n ${JAX_BUNDLE:-} && -f $JAX_BUNDLE/jax/workload.py ]]; then
-    jw="JAX_PLATFORMS=cuda XLA_PYTHON_CLIENT_PREALLOCATE=false python3 $JAX_BUNDLE/jax/workload.py"
+    # its own parts: WORKLOAD_PARTS, if set, names the torch workload's
+    jw="JAX_PLATFORMS=cuda XLA_PYTHON_CLIENT_PREALLOCATE=false WORKLOAD_PARTS=${CORPUS_JAX_PARTS:-} python3 $JAX_BUNDLE/jax/workload.py"
     extra+="jax_workload"$'\t'"$jw"$'\t'"WITH_CUDART $jw"$'\n'
   fi
   [[ -n $extra ]] && export CORPUS_EXTRA=$extra
