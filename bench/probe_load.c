@@ -24,6 +24,14 @@
  *   exchange_threads  cuThreadExchangeStreamCaptureMode on this thread,
  *                  again, then once on a new thread: is the first call's
  *                  cost per thread or per process?
+ *   unload         what cuLibraryUnload costs after the library's kernels
+ *                  were launched, four ways taking turns over 3 rounds (a
+ *                  fresh library of FATBIN each time, every kernel found
+ *                  with cuLibraryEnumerateKernels): "kernel" every kernel
+ *                  launched through its CUkernel, "func" through the
+ *                  function cuKernelGetFunction gives (what our runtime
+ *                  does), "one" one kernel through its function, "none"
+ *                  no launch; prints "PROBE unload WAY us kernels=N"
  *   kernels        the first launch of each of the 100 kernels of FATBIN
  *                  (r99: _Z6r99_NNPi) in one process, the ways rotating
  *                  kernel by kernel, so that process-to-process drift
@@ -263,6 +271,43 @@ int main(int argc, char **argv) {
         t_last = now_us();
         step("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, "_Z6r99_00Pi"));
         launchee = k;
+    } else if (!strcmp(path, "unload")) {
+        CUresult (*cuLibraryUnload)(H);
+        CUresult (*cuLibraryGetKernelCount)(unsigned *, H);
+        CUresult (*cuLibraryEnumerateKernels)(H *, unsigned, H);
+        SYM(cuLibraryUnload, "cuLibraryUnload");
+        SYM(cuLibraryGetKernelCount, "cuLibraryGetKernelCount");
+        SYM(cuLibraryEnumerateKernels, "cuLibraryEnumerateKernels");
+        static const char *ways[] = {"kernel", "func", "one", "none"};
+        for (int round = 0; round < 3; round++) {
+            for (int w = 0; w < 4; w++) {
+                const char *way = ways[(w + round) % 4];
+                H l = NULL;
+                unsigned n = 0;
+                CUresult r = cuLibraryLoadData(&l, fatbin, NULL, NULL, 0, NULL, NULL, 0);
+                r |= cuLibraryGetKernelCount(&n, l);
+                H *ks = calloc(n ? n : 1, sizeof(H));
+                if (!ks) return 2;
+                r |= cuLibraryEnumerateKernels(ks, n, l);
+                unsigned launch = !strcmp(way, "kernel") || !strcmp(way, "func") ? n
+                                  : !strcmp(way, "one")                           ? 1
+                                                                                  : 0;
+                double t0 = now_us();
+                for (unsigned i = 0; i < launch && i < n; i++) {
+                    H target = ks[i];
+                    if (strcmp(way, "kernel")) r |= cuKernelGetFunction(&target, ks[i]);
+                    r |= cuLaunchKernel(target, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
+                }
+                r |= cuCtxSynchronize();
+                double t1 = now_us();
+                r |= cuLibraryUnload(l);
+                double t2 = now_us();
+                printf("PROBE unload %s %.2f kernels=%u launched=%u launch_us=%.2f%s\n", way, t2 - t1,
+                       n, launch, t1 - t0, r ? " FAILED" : "");
+                free(ks);
+            }
+        }
+        return 0;
     } else if (!strcmp(path, "mod") || !strcmp(path, "mod_fatbinary")) {
         if (!cuModuleLoadData || !cuModuleLoadFatBinary || !cuModuleGetFunction) {
             fprintf(stderr, "probe_load: no cuModule* calls in this driver\n");

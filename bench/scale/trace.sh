@@ -14,6 +14,9 @@
 #   event    scale_objects event, up to 10^5 events (create, destroy)
 #   kernels  scale_kernels, libraries of 10 and 1000 kernels, no part 2
 #            (dlclose: is cuLibraryUnload called, and what it costs)
+# And bench/probe_load's unload path on r99.fatbin (100 kernels) and
+# k2000.fatbin (2,000): cuLibraryUnload after launching every kernel
+# through its CUkernel, through its function, one kernel, or none.
 # Writes OUT/trace-RUNTIME-RUN.txt (drvtrace's lines: ns since the first
 # call, function, result, ns in the call), OUT/bench-RUNTIME-RUN.jsonl (the
 # program's own results) and OUT/trace-summary.txt: per run and runtime,
@@ -54,6 +57,14 @@ run alloc SCALE_ALLOC_MAX=100000 SCALE_BENCH_SECONDS=30 -- ./scale_objects alloc
 run event SCALE_EVENT_MAX=100000 SCALE_BENCH_SECONDS=30 -- ./scale_objects event
 run kernels SCALE_KERNELS_SIZES="10 1000" SCALE_KERNELS_MAX=0 SCALE_BENCH_SECONDS=30 -- ./scale_kernels
 
+# The driver's own cost of unloading a library whose kernels were launched
+# through their CUkernel, through cuKernelGetFunction's functions (as ours
+# does), one of them, or none (bench/probe_load.c, path unload; no runtime).
+for img in r99.fatbin k2000.fatbin; do
+  (cd "$dir" && timeout -k 5 60 ./probe_load unload "$img" "$img") >"$out/unload-$img.txt" 2>&1
+  echo "unload probe $img rc=$?"
+done
+
 python3 - "$out" >"$out/trace-summary.txt" <<'PY'
 import collections, glob, os, sys
 out = sys.argv[1]
@@ -76,6 +87,16 @@ for path in sorted(glob.glob(os.path.join(out, "trace-*-*.txt"))):
         print("  %-36s %9d calls %12.3f ms %10.0f ns each" % (fn, n, ns / 1e6, ns / n if n else 0))
     if unloads:
         print("  cuLibraryUnload, each: %s ns" % ", ".join(str(u) for u in unloads))
+    print()
+for path in sorted(glob.glob(os.path.join(out, "unload-*.txt"))):
+    rows = collections.defaultdict(list)
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if len(f) >= 4 and f[:2] == ["PROBE", "unload"]:
+            rows[(f[2], f[4])].append(float(f[3]))
+    print("== cuLibraryUnload of %s (us, each round)" % os.path.basename(path)[len("unload-"):-len(".txt")])
+    for (way, n), us in sorted(rows.items()):
+        print("  %-7s %-10s %s" % (way, n, ", ".join("%.1f" % u for u in us)))
     print()
 PY
 cat "$out/trace-summary.txt"
