@@ -593,7 +593,7 @@ fn init_enabled() {
         Mutex::new(sink)
     });
     let json = json_path.and_then(|path| {
-        let file = open_json(&path)?;
+        let file = claim_file(&path)?;
         let mut out = BufWriter::with_capacity(64 * 1024, file);
         out.write_all(b"[\n").ok()?;
         Some(Mutex::new(Json {
@@ -653,12 +653,12 @@ fn init_enabled() {
     }
 }
 
-/// Opens the JSON file for this process: `path` itself unless another
-/// live process writes it (a parent that started this program, which
-/// inherited the variable), then `path.<pid>`. Ownership is an advisory
-/// lock held for the life of the process, so a file left by an earlier run
-/// is simply overwritten. `CUDART_PROFILE_FILE` is claimed the same way.
-pub(crate) fn open_json(path: &std::ffi::OsStr) -> Option<std::fs::File> {
+/// Opens an output file for this process (`CUDART_TRACE_JSON`,
+/// `CUDART_PROFILE_FILE`): `path` itself unless another live process writes
+/// it (a parent that started this program, which inherited the variable),
+/// then `path.<pid>`. Ownership is an advisory lock held for the life of
+/// the process, so a file left by an earlier run is simply overwritten.
+pub(crate) fn claim_file(path: &std::ffi::OsStr) -> Option<std::fs::File> {
     let claim = |p: &std::path::Path| -> Option<std::fs::File> {
         let f = std::fs::OpenOptions::new()
             .write(true)

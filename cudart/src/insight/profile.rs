@@ -23,7 +23,7 @@ use std::time::Duration;
 pub(crate) struct Output {
     json: bool,
     file: Option<String>,
-    /// The file claimed at load ([`crate::trace::open_json`]): `file`
+    /// The file claimed at load ([`crate::trace::claim_file`]): `file`
     /// itself, or `file.<pid>` where another live process (the parent that
     /// started this one) holds it, so that a child exiting after its parent
     /// cannot overwrite the parent's profile. With the pid that claimed it:
@@ -36,7 +36,7 @@ impl Output {
         let json = value == "json" || file.as_deref().is_some_and(|f| f.ends_with(".json"));
         let claimed = file
             .as_deref()
-            .and_then(|f| crate::trace::open_json(f.as_ref()))
+            .and_then(|f| crate::trace::claim_file(f.as_ref()))
             .map(|f| (std::process::id(), f));
         Output {
             json,
@@ -54,7 +54,7 @@ impl Output {
             .as_ref()
             .is_none_or(|(pid, _)| *pid != std::process::id())
         {
-            *claimed = crate::trace::open_json(path.as_ref()).map(|f| (std::process::id(), f));
+            *claimed = crate::trace::claim_file(path.as_ref()).map(|f| (std::process::id(), f));
         }
         let Some((_, f)) = claimed.as_mut() else {
             return Err(std::io::Error::other(
