@@ -34,7 +34,9 @@
 #                                      the libcudart files it mapped ("none")
 #   summary.txt                        exit codes, and cupy-report.py's table
 # Env: CUPY_TEST_FILES (test files under tests/, default: most of
-#      cuda_tests and a part of core_tests), CUPY_TEST_TIMEOUT (seconds per
+#      cuda_tests, then the core_tests that use the runtime most: raw
+#      kernels, __cuda_array_interface__ and DLPack streams, sync
+#      detection, threads, then reductions, scans and arrays), CUPY_TEST_TIMEOUT (seconds per
 #      file, default 60; pytest is interrupted with SIGINT, so its junit
 #      file is usually still written), CUPY_BUDGET (no file starts after
 #      this many seconds of the test loop, default 150; each file runs
@@ -65,7 +67,9 @@ kexpr=${CUPY_TEST_K:-not jitify}
 files=${CUPY_TEST_FILES:-$(printf 'cupy_tests/cuda_tests/test_%s.py ' \
   runtime stream device driver memory pinned_memory graph texture cublas curand \
   nvrtc profile nvtx cufft) $(printf 'cupy_tests/core_tests/test_%s.py ' \
-  ndarray raw reduction scan carray elementwise cub_reduction ndarray_copy_and_view)}
+  raw ndarray_cuda_array_interface dlpack syncdetect multithreading userkernel \
+  reduction scan elementwise cub_reduction carray ndarray_copy_and_view ndarray \
+  function ndarray_get ndarray_scatter ndarray_reduction)}
 targets=${TMPDIR:-/tmp}/cupy-run.$$
 mkdir -p "$targets"
 trap 'rm -rf "$targets"' EXIT
