@@ -43,9 +43,194 @@ pub type AddrMap<V> = HashMap<usize, V, BuildHasherDefault<AddrHasher>>;
 /// A set of addresses.
 pub type AddrSet = HashSet<usize, BuildHasherDefault<AddrHasher>>;
 
+/// A map from nonzero addresses to small `Copy` values with each key and
+/// its value side by side: a look-up of a key that is present touches one
+/// slot, so in a large map it costs one cache miss where [`AddrMap`] pays
+/// two (its control bytes, then its bucket). Linear probing, at most three
+/// quarters full, and backward-shift deletion (no tombstones). Key 0 is the empty
+/// slot and is never stored.
+pub struct AddrTable<V> {
+    slots: Vec<(usize, V)>,
+    len: usize,
+}
+
+impl<V: Copy + Default> AddrTable<V> {
+    pub const fn new() -> Self {
+        AddrTable {
+            slots: Vec::new(),
+            len: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    fn home(&self, key: usize) -> usize {
+        mix(key as u64) as usize & (self.slots.len() - 1)
+    }
+
+    /// The slot holding `key`, if it is present.
+    #[inline]
+    fn find(&self, key: usize) -> Option<usize> {
+        if self.len == 0 || key == 0 {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            match self.slots[i].0 {
+                k if k == key => return Some(i),
+                0 => return None,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    #[cfg(test)]
+    pub fn get(&self, key: usize) -> Option<V> {
+        self.find(key).map(|i| self.slots[i].1)
+    }
+
+    #[inline]
+    pub fn contains_key(&self, key: usize) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// Sets `key` to `value`; the value it had, if any. Key 0 is ignored.
+    pub fn insert(&mut self, key: usize, value: V) -> Option<V> {
+        if key == 0 {
+            return None;
+        }
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            match self.slots[i].0 {
+                k if k == key => return Some(std::mem::replace(&mut self.slots[i].1, value)),
+                0 => {
+                    self.slots[i] = (key, value);
+                    self.len += 1;
+                    return None;
+                }
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Takes `key` out; its value, if it was present. The entries after it
+    /// in its run move back, so every key stays reachable from its home.
+    pub fn remove(&mut self, key: usize) -> Option<V> {
+        let mut hole = self.find(key)?;
+        let value = self.slots[hole].1;
+        let mask = self.slots.len() - 1;
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            let k = self.slots[j].0;
+            if k == 0 {
+                break;
+            }
+            // The entry at j may fill the hole unless its home lies
+            // cyclically in (hole, j].
+            let h = self.home(k);
+            let stays = if hole <= j {
+                hole < h && h <= j
+            } else {
+                hole < h || h <= j
+            };
+            if !stays {
+                self.slots[hole] = self.slots[j];
+                hole = j;
+            }
+        }
+        self.slots[hole] = (0, V::default());
+        self.len -= 1;
+        Some(value)
+    }
+
+    /// Keeps the entries for which `keep` says true (rebuilds the table).
+    pub fn retain(&mut self, mut keep: impl FnMut(usize, V) -> bool) {
+        let old = std::mem::take(&mut self.slots);
+        self.len = 0;
+        let kept: Vec<(usize, V)> = old
+            .into_iter()
+            .filter(|&(k, v)| k != 0 && keep(k, v))
+            .collect();
+        for (k, v) in kept {
+            self.insert(k, v);
+        }
+    }
+
+    /// Doubles the table and places every entry again (no key is there
+    /// twice, so each goes to the first empty slot from its home).
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.slots, vec![(0, V::default()); size]);
+        let mask = size - 1;
+        for (k, v) in old {
+            if k != 0 {
+                let mut i = self.home(k);
+                while self.slots[i].0 != 0 {
+                    i = (i + 1) & mask;
+                }
+                self.slots[i] = (k, v);
+            }
+        }
+    }
+}
+
+impl<V: Copy + Default> Default for AddrTable<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_matches_a_hash_map_through_inserts_and_removes() {
+        // Keys that collide often (a small table, clustered addresses) and
+        // removes from the middle of runs, checked against AddrMap.
+        let mut t = AddrTable::<usize>::new();
+        let mut m: AddrMap<usize> = AddrMap::default();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for step in 0..200_000usize {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let key = 0x7f00_0000_0000 + (x % 5000) as usize * 64;
+            if x.is_multiple_of(3) {
+                assert_eq!(t.remove(key), m.remove(&key), "remove {key:#x} at {step}");
+            } else {
+                assert_eq!(t.insert(key, step), m.insert(key, step), "insert at {step}");
+            }
+            assert_eq!(t.len(), m.len());
+        }
+        for (&k, &v) in &m {
+            assert_eq!(t.get(k), Some(v));
+        }
+        assert!(!t.contains_key(0x1000) && t.get(0).is_none() && t.insert(0, 1).is_none());
+        t.retain(|k, _| k.is_multiple_of(128));
+        m.retain(|&k, _| k.is_multiple_of(128));
+        assert_eq!(t.len(), m.len());
+        for (&k, &v) in &m {
+            assert_eq!(t.get(k), Some(v));
+        }
+        for k in m.keys().copied().collect::<Vec<_>>() {
+            assert_eq!(t.remove(k), m.remove(&k));
+        }
+        assert!(t.is_empty());
+    }
 
     #[test]
     fn aligned_addresses_spread_over_the_low_and_high_bits() {
