@@ -66,6 +66,7 @@ impl<V: Copy + Default> AddrTable<V> {
         self.len
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

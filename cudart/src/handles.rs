@@ -407,9 +407,7 @@ pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
 pub fn gone(handle: *const c_void, kind: Kind) {
     let mut w = WRITER.lock();
     write_locked(&mut w, handle, |a| a | GONE_BIT | (kind as u64) << 56);
-    if !w.owners.is_empty() {
-        w.owners.remove(handle as usize);
-    }
+    w.owners.remove(handle as usize);
 }
 
 /// The events and streams made in `ctx` die with it (a reset, or the
