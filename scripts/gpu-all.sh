@@ -163,7 +163,10 @@ if [[ -f $gb/scripts/corpus-run.sh && " $parts " == *" corpus "* && -z ${CORPUS_
        --target "$rest/cupy-target" "$whl" >>"$log" 2>&1; then
     sb=$CUPY_BUNDLE/shared
     cw="PYTHONPATH=$rest/cupy-target CUPY_CACHE_DIR=$rest/cupy-cache $cpy $CUPY_BUNDLE/cupy-workload.py"
-    extra+="cupy_workload"$'\t'"EXPECT_LIB=$sb/lib-nvidia LD_LIBRARY_PATH=$sb/lib-nvidia $cw"$'\t'"EXPECT_LIB=$sb/lib-ours LD_LIBRARY_PATH=$sb/lib-ours $cw"$'\n'
+    # the chosen runtime first, then the machine's LD_LIBRARY_PATH, as
+    # scripts/cupy-run.sh sets it for CuPy's tests
+    ld=${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    extra+="cupy_workload"$'\t'"EXPECT_LIB=$sb/lib-nvidia LD_LIBRARY_PATH=$sb/lib-nvidia$ld $cw"$'\t'"EXPECT_LIB=$sb/lib-ours LD_LIBRARY_PATH=$sb/lib-ours$ld $cw"$'\n'
   fi
   if [[ -n ${JAX_BUNDLE:-} && -f $JAX_BUNDLE/jax/workload.py ]]; then
     # its own parts: WORKLOAD_PARTS, if set, names the torch workload's
