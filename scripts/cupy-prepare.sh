@@ -60,13 +60,14 @@ prefix=$here/build/static-prefix
 bundle=$here/cupy-bundle
 work=$here/build/cupy-work
 only=""
+nobuild=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --prefix) prefix=$2; shift 2 ;;
     --bundle) bundle=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    --no-build) only=none; shift ;;
+    --no-build) nobuild=yes; shift ;;
     -h|--help) sed -n 2,55p "$0"; exit 0 ;;
     *) echo "cupy-prepare: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -219,23 +220,23 @@ build_one() {
   log "built $which in ${dt}s: $(ls "$out")"
 }
 
-if [[ -z $only || $only == ours ]]; then
+if [[ -z $nobuild && ( -z $only || $only == ours ) ]]; then
   build_one ours "$ours_cuda" "-L$prefix/lib64 -Wl,--as-needed"
 fi
-if [[ -z $only || $only == nvidia ]]; then
+if [[ -z $nobuild && ( -z $only || $only == nvidia ) ]]; then
   build_one nvidia "$toolkit" "-Wl,--as-needed"
 fi
-if [[ -z $only || $only == shared ]]; then
+if [[ -z $nobuild && ( -z $only || $only == shared ) ]]; then
   make_shared_sdist
   build_one shared "$toolkit" "-Wl,--as-needed" "$shared_sdist"
 fi
 
 # Copy each wheel into the bundle without its DWARF.
 for which in ours nvidia shared; do
-  whl=$(ls "$work/wheel-$which"/cupy-*.whl 2>/dev/null | head -1)
+  whl=$(ls "$work/wheel-$which"/cupy-*.whl 2>/dev/null | head -1 || true)
   if [[ -z $whl ]]; then
     # with --only, the wheels not asked for may never have been built
-    [[ -n $only && $only != none && $only != "$which" ]] && { log "$which: not built, left out"; continue; }
+    [[ -n $only && $only != "$which" ]] && { log "$which: not built, left out"; continue; }
     log "no built wheel in $work/wheel-$which"; exit 1
   fi
   un=$work/strip-$which
@@ -298,7 +299,7 @@ for which in ("ours", "nvidia", "shared"):
     wheels = glob.glob(f"{bundle}/{which}/cupy-*.whl")
     if not wheels:
         print(f"## {which}: no wheel")
-        if os.environ.get("CHECK_ONLY", "") in ("", "none", which):
+        if os.environ.get("CHECK_ONLY", "") in ("", which):
             fail.append(which)
         continue
     whl = wheels[0]
