@@ -417,9 +417,10 @@ pub fn free_array(array: cudaArray_t) -> Result<(), cudaError_t> {
         return Ok(());
     }
     handles::check(array.cast(), Handle::Array)?;
-    api(false)?.cuArrayDestroy(CUarray::from(array)).ok()?;
-    handles::gone(array.cast(), Handle::Array);
-    Ok(())
+    let api = api(false)?;
+    handles::destroy(array.cast(), Handle::Array, || {
+        api.cuArrayDestroy(CUarray::from(array)).ok()
+    })
 }
 
 /// `cudaFreeMipmappedArray`: null is a no-op; freed or live arrays of
@@ -429,11 +430,11 @@ pub fn free_mipmapped_array(mipmap: cudaMipmappedArray_t) -> Result<(), cudaErro
         return Ok(());
     }
     handles::check(mipmap.cast(), Handle::Mipmap)?;
-    api(false)?
-        .cuMipmappedArrayDestroy(CUmipmappedArray::from(mipmap))
-        .ok()?;
-    handles::gone(mipmap.cast(), Handle::Mipmap);
-    Ok(())
+    let api = api(false)?;
+    handles::destroy(mipmap.cast(), Handle::Mipmap, || {
+        api.cuMipmappedArrayDestroy(CUmipmappedArray::from(mipmap))
+            .ok()
+    })
 }
 
 /// `cudaArrayGetInfo`: any of the three outputs may be null.

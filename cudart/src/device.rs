@@ -465,11 +465,11 @@ pub fn unregister_async_notification(
         Kind::AsyncCallback,
         cudaError_t::cudaErrorInvalidValue,
     )?;
-    device_api()?
-        .cuDeviceUnregisterAsyncNotification(dev, CUasyncCallbackHandle::from(handle))
-        .ok()?;
-    handles::gone(handle.cast(), Kind::AsyncCallback);
-    Ok(())
+    let api = device_api()?;
+    handles::destroy(handle.cast(), Kind::AsyncCallback, || {
+        api.cuDeviceUnregisterAsyncNotification(dev, CUasyncCallbackHandle::from(handle))
+            .ok()
+    })
 }
 
 /// `cudaDeviceGetNvSciSyncAttributes`: fills the caller's NvSciSync

@@ -35,9 +35,10 @@ pub fn destroy(event: cudaEvent_t) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     crate::context::check_event(event.cast())?;
-    driver::get()?.cuEventDestroy(CUevent::from(event)).ok()?;
-    crate::handles::gone(event.cast(), crate::handles::Kind::Event);
-    Ok(())
+    let drv = driver::get()?;
+    crate::handles::destroy(event.cast(), crate::handles::Kind::Event, || {
+        drv.cuEventDestroy(CUevent::from(event)).ok()
+    })
 }
 
 /// `cudaEventRecord` (and `_ptsz`).

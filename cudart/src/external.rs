@@ -114,11 +114,11 @@ pub fn mapped_mipmapped_array(
 /// one under NVIDIA's runtime on the H200).
 pub fn destroy_memory(mem: cudaExternalMemory_t) -> Result<(), cudaError_t> {
     handles::check_or(mem.cast(), Kind::ExternalMemory, INVALID)?;
-    api(false)?
-        .cuDestroyExternalMemory(CUexternalMemory::from(mem))
-        .ok()?;
-    handles::gone(mem.cast(), Kind::ExternalMemory);
-    Ok(())
+    let api = api(false)?;
+    handles::destroy(mem.cast(), Kind::ExternalMemory, || {
+        api.cuDestroyExternalMemory(CUexternalMemory::from(mem))
+            .ok()
+    })
 }
 
 /// `cudaImportExternalSemaphore`.
@@ -206,9 +206,9 @@ pub fn wait_semaphores(
 /// `cudaDestroyExternalSemaphore`, refusing what [`destroy_memory`] does.
 pub fn destroy_semaphore(sem: cudaExternalSemaphore_t) -> Result<(), cudaError_t> {
     handles::check_or(sem.cast(), Kind::ExternalSemaphore, INVALID)?;
-    api(false)?
-        .cuDestroyExternalSemaphore(CUexternalSemaphore::from(sem))
-        .ok()?;
-    handles::gone(sem.cast(), Kind::ExternalSemaphore);
-    Ok(())
+    let api = api(false)?;
+    handles::destroy(sem.cast(), Kind::ExternalSemaphore, || {
+        api.cuDestroyExternalSemaphore(CUexternalSemaphore::from(sem))
+            .ok()
+    })
 }

@@ -403,11 +403,82 @@ pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
     w.owners.insert(handle as usize, ctx as usize);
 }
 
-/// Records an object of `kind` the runtime just destroyed.
+/// Records an object of `kind` destroyed (the runtime destroys through
+/// [`destroy`]).
+#[cfg(test)]
 pub fn gone(handle: *const c_void, kind: Kind) {
     let mut w = WRITER.lock();
     write_locked(&mut w, handle, |a| a | GONE_BIT | (kind as u64) << 56);
     w.owners.remove(handle as usize);
+}
+
+/// Destroys the object of `kind` at `handle` with `destroy` (the driver's
+/// call) and records it gone. The record is written before the driver
+/// call: once the driver has freed the object, another thread may be
+/// handed the same address for a new one and record it alive, and a
+/// record written after the call would then mark that live object gone
+/// (and refuse it). If the driver refuses, the record is put back as it
+/// was (the object was not freed, so nobody else has its address).
+pub fn destroy<E>(
+    handle: *const c_void,
+    kind: Kind,
+    destroy: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
+    let before = state(handle);
+    let owner = {
+        let mut w = WRITER.lock();
+        write_locked(&mut w, handle, |a| a | GONE_BIT | (kind as u64) << 56);
+        w.owners.remove(handle as usize)
+    };
+    let r = destroy();
+    if r.is_err() {
+        put_back(handle, before, owner);
+    }
+    r
+}
+
+/// [`destroy`] for objects of `kind` that one driver call destroys
+/// together (a library's kernels with the library).
+pub fn destroy_all<E>(
+    handles: &[*const c_void],
+    kind: Kind,
+    destroy: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
+    let before: Vec<_> = handles.iter().map(|&h| state(h)).collect();
+    let owners: Vec<_> = {
+        let mut w = WRITER.lock();
+        handles
+            .iter()
+            .map(|&h| {
+                write_locked(&mut w, h, |a| a | GONE_BIT | (kind as u64) << 56);
+                w.owners.remove(h as usize)
+            })
+            .collect()
+    };
+    let r = destroy();
+    if r.is_err() {
+        for ((&h, b), o) in handles.iter().zip(before).zip(owners) {
+            put_back(h, b, o);
+        }
+    }
+    r
+}
+
+#[cold]
+#[inline(never)]
+fn put_back(handle: *const c_void, before: Option<State>, owner: Option<usize>) {
+    let Some(state) = before else {
+        return forget(handle);
+    };
+    let mut w = WRITER.lock();
+    let word = match state {
+        State::Live(k) => (k as u64) << 56,
+        State::Gone(k) => GONE_BIT | (k as u64) << 56,
+    };
+    write_locked(&mut w, handle, |a| a | word);
+    if let Some(ctx) = owner {
+        w.owners.insert(handle as usize, ctx);
+    }
 }
 
 /// The events and streams made in `ctx` die with it (a reset, or the
@@ -524,6 +595,62 @@ mod tests {
         let high = p(1usize << 60);
         gone(high, Kind::Stream);
         assert_eq!(state(high), None);
+    }
+
+    #[test]
+    fn an_address_handed_out_again_during_a_destroy_stays_alive() {
+        let (ev, ctx, ctx2) = (
+            p(0x7d30_0000_0040),
+            p(0x7d31_0000_0000),
+            p(0x7d32_0000_0000),
+        );
+        made_in(ev, Kind::Event, ctx);
+        // The driver frees the event, and before the destroying thread
+        // returns another thread is given the same address.
+        let r: Result<(), ()> = destroy(ev, Kind::Event, || {
+            made_in(ev, Kind::Event, ctx2);
+            Ok(())
+        });
+        assert_eq!(r, Ok(()));
+        assert_eq!(state(ev), Some(State::Live(Kind::Event)));
+        assert!(check(ev, Kind::Event).is_ok());
+        // The new event is owned by its own context.
+        die_with(ctx2);
+        assert!(died_with_context(ev));
+    }
+
+    #[test]
+    fn a_destroy_the_driver_refuses_leaves_the_record_as_it_was() {
+        let (ev, ctx) = (p(0x7d40_0000_0040), p(0x7d41_0000_0000));
+        made_in(ev, Kind::Event, ctx);
+        assert_eq!(destroy(ev, Kind::Event, || Err(7)), Err(7));
+        assert_eq!(state(ev), Some(State::Live(Kind::Event)));
+        die_with(ctx);
+        assert!(died_with_context(ev), "still owned by its context");
+        // An address the record did not know stays unknown.
+        let unknown = p(0x7d42_0000_0040);
+        assert_eq!(destroy(unknown, Kind::Stream, || Err(())), Err(()));
+        assert_eq!(state(unknown), None);
+        // A library and its kernels go together.
+        let (lib, k1, k2) = (
+            p(0x7d43_0000_0040),
+            p(0x7d43_0000_0080),
+            p(0x7d43_0000_00c0),
+        );
+        made(lib, Kind::Library);
+        made(k1, Kind::Kernel);
+        let r: Result<(), ()> = destroy(lib, Kind::Library, || {
+            destroy_all(&[k1, k2], Kind::Kernel, || Ok(()))
+        });
+        assert_eq!(r, Ok(()));
+        assert!(
+            is_gone(lib, Kind::Library) && is_gone(k1, Kind::Kernel) && is_gone(k2, Kind::Kernel)
+        );
+        made(k1, Kind::Kernel);
+        let r = destroy_all(&[k1, k2], Kind::Kernel, || Err(()));
+        assert_eq!(r, Err(()));
+        assert_eq!(state(k1), Some(State::Live(Kind::Kernel)));
+        assert_eq!(state(k2), Some(State::Gone(Kind::Kernel)));
     }
 
     #[test]

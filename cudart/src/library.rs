@@ -153,11 +153,10 @@ pub fn unload(lib: cudaLibrary_t) -> Result<(), cudaError_t> {
             }
         }
     }
-    drv.cuLibraryUnload(lib).ok()?;
-    handles::gone(lib.as_raw(), Kind::Library);
-    for k in kernels {
-        handles::gone(k.as_raw(), Kind::Kernel);
-    }
+    let kernels: Vec<*const c_void> = kernels.iter().map(|k| k.as_raw().cast_const()).collect();
+    handles::destroy(lib.as_raw(), Kind::Library, || {
+        handles::destroy_all(&kernels, Kind::Kernel, || drv.cuLibraryUnload(lib).ok())
+    })?;
     registry::kernels_went_away();
     Ok(())
 }

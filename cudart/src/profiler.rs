@@ -94,9 +94,9 @@ pub fn logs_unregister_callback(handle: cudaLogsCallbackHandle) -> Result<(), cu
         Kind::LogsCallback,
         cudaError_t::cudaErrorInvalidValue,
     )?;
-    api()?
-        .cuLogsUnregisterCallback(CUlogsCallbackHandle::from(handle))
-        .ok()?;
-    handles::gone(handle.cast(), Kind::LogsCallback);
-    Ok(())
+    let api = api()?;
+    handles::destroy(handle.cast(), Kind::LogsCallback, || {
+        api.cuLogsUnregisterCallback(CUlogsCallbackHandle::from(handle))
+            .ok()
+    })
 }

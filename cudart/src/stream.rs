@@ -57,11 +57,10 @@ pub fn destroy(stream: cudaStream_t) -> Result<(), cudaError_t> {
         return Err(cudaError_t::cudaErrorInvalidResourceHandle);
     }
     crate::context::check_stream(stream.cast())?;
-    driver::get()?
-        .cuStreamDestroy(CUstream::from(stream))
-        .ok()?;
-    crate::handles::gone(stream.cast(), crate::handles::Kind::Stream);
-    Ok(())
+    let drv = driver::get()?;
+    crate::handles::destroy(stream.cast(), crate::handles::Kind::Stream, || {
+        drv.cuStreamDestroy(CUstream::from(stream)).ok()
+    })
 }
 
 /// `cudaStreamSynchronize` (and `_ptsz`).

@@ -168,9 +168,8 @@ pub fn destroy(graph: cudaGraph_t) -> Result<(), cudaError_t> {
 
 /// `cudaGraphDestroyNode`: the node is recorded as gone.
 pub fn destroy_node(n: CUgraphNode) -> Result<(), cudaError_t> {
-    drv()?.cuGraphDestroyNode(node(n)?).ok()?;
-    handles::gone(n.as_raw(), Kind::Node);
-    Ok(())
+    let (drv, node) = (drv()?, node(n)?);
+    handles::destroy(n.as_raw(), Kind::Node, || drv.cuGraphDestroyNode(node).ok())
 }
 
 /// The context graph nodes are created in: the calling thread's.

@@ -64,9 +64,10 @@ pub fn free(ptr: *mut c_void) -> Result<(), cudaError_t> {
     if ptr.is_null() {
         return Ok(());
     }
-    driver::get()?.cuMemFree(ptr as CUdeviceptr).ok()?;
-    handles::gone(ptr, Kind::DeviceMemory);
-    Ok(())
+    let drv = driver::get()?;
+    handles::destroy(ptr, Kind::DeviceMemory, || {
+        drv.cuMemFree(ptr as CUdeviceptr).ok()
+    })
 }
 
 /// A copy operand must not be device memory freed through `cudaFree`: the
