@@ -61,7 +61,7 @@ samples=(
   mem_batch
   graph_child_and_events graph_conditional graph_conditional_capture graph_debug_dot graph_explicit graph_mem_nodes graph_per_thread graph_update graph_user_objects
   rel_stress rel_dlopen_fire rel_teardown life_exit_destroy static_two_copies
-  rel_garbage_handles mixed_runtime_handles
+  rel_garbage_handles mixed_runtime_handles rel_thread_reuse
 )
 # Samples that need the CUDA 13.5 headers (every function 13.5 added).
 samples_135=(cuda135_api)

@@ -369,5 +369,5 @@ for f in fail:
 sys.exit(1 if fail else 0)
 EOF
 cat "$bundle/checks.txt" | grep -v '^\(cupy\|cupyx\|cupy_backends\)/' >&2
-du -sh "$bundle"/ours "$bundle"/nvidia "$bundle"/shared "$bundle"/tests >&2
+for d in ours nvidia shared tests; do [[ -d $bundle/$d ]] && du -sh "$bundle/$d" >&2; done
 exit $rc
