@@ -82,6 +82,8 @@ set +e
 "$@"
 rc=$?
 set -e
+# The check's own commands run without our library preloaded.
+unset LD_PRELOAD
 if [[ $check == yes ]]; then
   others=$(grep -v -e '^pid ' "$CUDART_MAPS_LOG" | grep -v -F -x -e "$lib" -e "$(readlink -f "$lib")" -e "(no libcudart mapped)" | sort -u || true)
   if [[ -n $others ]]; then

@@ -236,6 +236,30 @@ fn profile_counts_launches_and_writes_json() {
     assert_eq!(own.len(), 1, "one FILE.<pid> written");
     let text = std::fs::read_to_string(own[0].path()).unwrap();
     assert!(text.contains("\"launches\":4"), "{text}");
+    // A process that loads the library and makes no call (a shell, or a
+    // tool a launcher runs after the program, under LD_PRELOAD) leaves the
+    // file alone.
+    std::fs::write(&json, "the program's").expect("write the file");
+    let lib = abi_tests::Runtime::Ours.lib_dir().join("libcudart.so.13");
+    let bystander = DoubleRun::run(
+        "profile_bystander",
+        std::path::Path::new("/bin/true"),
+        &[],
+        &[
+            ("CUDART_PROFILE", "1"),
+            ("CUDART_PROFILE_FILE", json.to_str().unwrap()),
+            ("LD_PRELOAD", lib.to_str().unwrap()),
+        ],
+        &s.double,
+        &s.dir.join("profile_bystander.log"),
+        &[],
+    );
+    bystander.expect_exit0();
+    assert_eq!(
+        std::fs::read_to_string(&json).unwrap(),
+        "the program's",
+        "a process that made no call must not write the profile"
+    );
     let txt = run(&s, "profile_text", &[("CUDART_PROFILE", "1")]);
     assert!(
         txt.stderr.contains("cudart profile: process "),

@@ -17,38 +17,39 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Where and how the summary is written.
 pub(crate) struct Output {
     json: bool,
     file: Option<String>,
-    /// The file claimed at load ([`crate::trace::claim_file`]): `file`
-    /// itself, or `file.<pid>` where another live process (the parent that
-    /// started this one) holds it, so that a child exiting after its parent
-    /// cannot overwrite the parent's profile. With the pid that claimed it:
-    /// a forked child claims its own at exit.
+    /// The file claimed ([`crate::trace::claim_file`]) when this process
+    /// first recorded something: `file` itself, or `file.<pid>` where
+    /// another live process (the parent that started this one) holds it,
+    /// so that a child exiting after its parent cannot overwrite the
+    /// parent's profile. Not at load: a process that only passes through
+    /// (a launcher script, a shell under `LD_PRELOAD`) must not take the
+    /// file from the program it starts. With the pid that claimed it: a
+    /// forked child claims its own.
     claimed: Mutex<Option<(u32, std::fs::File)>>,
 }
 
 impl Output {
     pub(crate) fn from_env(value: &str, file: Option<String>) -> Output {
         let json = value == "json" || file.as_deref().is_some_and(|f| f.ends_with(".json"));
-        let claimed = file
-            .as_deref()
-            .and_then(|f| crate::trace::claim_file(f.as_ref()))
-            .map(|f| (std::process::id(), f));
         Output {
             json,
             file,
-            claimed: Mutex::new(claimed),
+            claimed: Mutex::new(None),
         }
     }
 
-    /// Writes `text` to the claimed file (from its start, cut to length),
-    /// claiming one first where this process holds none.
-    fn write_file(&self, path: &str, text: &str) -> std::io::Result<()> {
-        use std::io::{Seek, Write};
+    /// Claims the file for this process where it holds none.
+    fn claim(&self) {
+        let Some(path) = self.file.as_deref() else {
+            return;
+        };
         let mut claimed = self.claimed.lock();
         if claimed
             .as_ref()
@@ -56,6 +57,14 @@ impl Output {
         {
             *claimed = crate::trace::claim_file(path.as_ref()).map(|f| (std::process::id(), f));
         }
+    }
+
+    /// Writes `text` to the claimed file (from its start, cut to length),
+    /// claiming one first where this process holds none.
+    fn write_file(&self, text: &str) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        self.claim();
+        let mut claimed = self.claimed.lock();
         let Some((_, f)) = claimed.as_mut() else {
             return Err(std::io::Error::other(
                 "the file and its .<pid> form are held by other processes or cannot be opened",
@@ -112,9 +121,20 @@ struct Profile {
 }
 
 static PROFILE: Mutex<Option<Profile>> = Mutex::new(None);
+/// Set once [`PROFILE`] exists.
+static STARTED: AtomicBool = AtomicBool::new(false);
 
+/// Runs `f` on the profile; the first record of a process claims the
+/// output file ([`Output::claim`]).
 fn with<T>(f: impl FnOnce(&mut Profile) -> T) -> T {
-    f(PROFILE.lock().get_or_insert_with(Default::default))
+    let mut p = PROFILE.lock();
+    if p.is_none() {
+        if let Some(out) = super::settings().profile.as_ref() {
+            out.claim();
+        }
+    }
+    STARTED.store(true, Ordering::Relaxed);
+    f(p.get_or_insert_with(Default::default))
 }
 
 /// Before a call: starts the GPU clock of a launch or transfer; before a
@@ -141,6 +161,11 @@ pub(crate) fn after(
     ok: bool,
     host: Duration,
 ) {
+    if !STARTED.load(Ordering::Relaxed) {
+        // The first runtime call of this process: the profile (allocation
+        // peaks included) is this process's to write.
+        with(|_| ());
+    }
     if ok && calls::is_wait(call.name) {
         with(|p| {
             let w = p.waits.entry(call.name).or_default();
@@ -384,18 +409,22 @@ fn json_str(s: &str) -> String {
 }
 
 /// Writes the summary (at exit, after [`gpu_time::settle_all`]).
+/// A process that recorded nothing (it never called the runtime, e.g. a
+/// launcher that started the program) writes nothing.
 pub(crate) fn write(out: &Output) {
     credit_done();
-    let text = with(|p| {
+    let Some(text) = PROFILE.lock().as_ref().map(|p| {
         if out.json {
             render_json(p)
         } else {
             render_text(p)
         }
-    });
+    }) else {
+        return;
+    };
     match &out.file {
         Some(path) => {
-            if let Err(e) = out.write_file(path, &text) {
+            if let Err(e) = out.write_file(&text) {
                 super::say(format_args!("cudart profile: cannot write {path}: {e}\n"));
             }
         }
