@@ -238,7 +238,7 @@ fn profile_counts_launches_and_writes_json() {
     assert!(text.contains("\"launches\":4"), "{text}");
     // A process that loads the library and makes no call (a shell, or a
     // tool a launcher runs after the program, under LD_PRELOAD) leaves the
-    // file alone.
+    // file alone and reports nothing.
     std::fs::write(&json, "the program's").expect("write the file");
     let lib = abi_tests::Runtime::Ours.lib_dir().join("libcudart.so.13");
     let bystander = DoubleRun::run(
@@ -248,6 +248,7 @@ fn profile_counts_launches_and_writes_json() {
         &[
             ("CUDART_PROFILE", "1"),
             ("CUDART_PROFILE_FILE", json.to_str().unwrap()),
+            ("CUDART_LEAKS", "1"),
             ("LD_PRELOAD", lib.to_str().unwrap()),
         ],
         &s.double,
@@ -259,6 +260,11 @@ fn profile_counts_launches_and_writes_json() {
         std::fs::read_to_string(&json).unwrap(),
         "the program's",
         "a process that made no call must not write the profile"
+    );
+    assert!(
+        !bystander.stderr.contains("cudart"),
+        "a process that made no call reports nothing: {}",
+        bystander.stderr
     );
     let txt = run(&s, "profile_text", &[("CUDART_PROFILE", "1")]);
     assert!(

@@ -158,6 +158,9 @@ pub(crate) fn around<V>(
     args: &[Arg],
     run: impl FnOnce() -> Result<V, cudaError_t>,
 ) -> Result<V, cudaError_t> {
+    if !CALLED.load(Ordering::Relaxed) {
+        CALLED.store(true, Ordering::Relaxed);
+    }
     let s = settings();
     let call = calls::Call::new(api, args);
     let fact = calls::read(&call);
@@ -213,10 +216,15 @@ extern "C" fn exit_report(_: *mut c_void) {
     let _ = std::panic::catch_unwind(report_at_exit);
 }
 
+/// Set at this process's first runtime call while a feature is on.
+static CALLED: AtomicBool = AtomicBool::new(false);
+
 /// The reports at exit (once): work still queued, the profile, the leaks.
+/// A process that never called the runtime (a shell or a tool that only
+/// has the library preloaded) reports nothing.
 pub(crate) fn report_at_exit() {
     static DONE: AtomicBool = AtomicBool::new(false);
-    if !on() || DONE.swap(true, Ordering::Relaxed) {
+    if !on() || !CALLED.load(Ordering::Relaxed) || DONE.swap(true, Ordering::Relaxed) {
         return;
     }
     let s = settings();
