@@ -80,7 +80,12 @@ export CUDA_LIB_NVIDIA=$nv_lib
 # part's limit is cut to what is left (less 20 s to pack the results), so a
 # device command with a time limit still brings its results back.
 deadline=${GPU_ALL_DEADLINE_S:-}
-pack() { tar czf "$out/rest.tar.gz" --exclude='./s/raw' --exclude='./s135/raw' -C "$rest" . 2>>"$log"; }
+# The installed CuPy wheel and its kernel cache (the corpus's) stay out:
+# with them the archive passed the device tool's size limit.
+pack() {
+  tar czf "$out/rest.tar.gz" --exclude='./s/raw' --exclude='./s135/raw' \
+    --exclude='./cupy-target' --exclude='./cupy-cache' -C "$rest" . 2>>"$log"
+}
 part() {  # part NAME LIMIT_S COMMAND...
   local name=$1 limit=$2
   shift 2
@@ -177,10 +182,12 @@ if [[ -f $gb/scripts/corpus-run.sh && " $parts " == *" corpus "* && -z ${CORPUS_
 fi
 if [[ -f $gb/scripts/corpus-run.sh ]]; then
   part corpus "${CORPUS_LIMIT:-300}" bash "$gb/scripts/corpus-run.sh" "$gb" "$gb/lib" "${nv_lib:-auto}" "$rest/corpus" "${CORPUS_ROUNDS:-5}"
+  [[ -f $rest/corpus/corpus.json ]] && mkdir -p "$out/corpus" && cp "$rest/corpus/corpus.json" "$out/corpus/"
 fi
 # The scale curves (bench/scale), SCALE_ROUNDS rounds (default 1).
 if [[ -d $gb/scale ]]; then
   part scale "${SCALE_LIMIT:-240}" bash "$gb/scale/run.sh" "$gb/scale" "$gb/lib" "${nv_lib:-auto}" "$rest/scale" "${SCALE_ROUNDS:-1}"
+  [[ -f $rest/scale/scale.json ]] && mkdir -p "$out/scale" && cp "$rest/scale/scale.json" "$out/scale/"
 fi
 # The driver calls behind the scale curves that grow faster under ours
 # (bench/scale/trace.sh: allocations, events, dlclose of kernel libraries).
