@@ -158,10 +158,13 @@ pub(crate) fn around<V>(
     args: &[Arg],
     run: impl FnOnce() -> Result<V, cudaError_t>,
 ) -> Result<V, cudaError_t> {
+    let s = settings();
     if !CALLED.load(Ordering::Relaxed) {
         CALLED.store(true, Ordering::Relaxed);
+        if s.profile.is_some() {
+            profile::start();
+        }
     }
-    let s = settings();
     let call = calls::Call::new(api, args);
     let fact = calls::read(&call);
     if let Some(plan) = &s.faults {

@@ -17,7 +17,6 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Where and how the summary is written.
@@ -121,11 +120,15 @@ struct Profile {
 }
 
 static PROFILE: Mutex<Option<Profile>> = Mutex::new(None);
-/// Set once [`PROFILE`] exists.
-static STARTED: AtomicBool = AtomicBool::new(false);
 
-/// Runs `f` on the profile; the first record of a process claims the
-/// output file ([`Output::claim`]).
+/// At the first runtime call of this process: the profile (allocation
+/// peaks included) is this process's to write, and its file is claimed.
+pub(crate) fn start() {
+    with(|_| ());
+}
+
+/// Runs `f` on the profile; the first use in a process claims the output
+/// file ([`Output::claim`]).
 fn with<T>(f: impl FnOnce(&mut Profile) -> T) -> T {
     let mut p = PROFILE.lock();
     if p.is_none() {
@@ -133,7 +136,6 @@ fn with<T>(f: impl FnOnce(&mut Profile) -> T) -> T {
             out.claim();
         }
     }
-    STARTED.store(true, Ordering::Relaxed);
     f(p.get_or_insert_with(Default::default))
 }
 
@@ -161,11 +163,6 @@ pub(crate) fn after(
     ok: bool,
     host: Duration,
 ) {
-    if !STARTED.load(Ordering::Relaxed) {
-        // The first runtime call of this process: the profile (allocation
-        // peaks included) is this process's to write.
-        with(|_| ());
-    }
     if ok && calls::is_wait(call.name) {
         with(|p| {
             let w = p.waits.entry(call.name).or_default();
