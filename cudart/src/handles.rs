@@ -182,18 +182,29 @@ fn lookup(handle: *const c_void) -> Option<State> {
     for i in 0..WINDOW {
         match TABLE[(h + i) & (SLOTS - 1)].load(Ordering::Acquire) {
             0 => return None,
-            w if w & ADDR_MASK == addr => {
-                let kind = Kind::from_tag((w >> 56) as u8)?;
-                return Some(if w & GONE_BIT != 0 {
-                    State::Gone(kind)
-                } else {
-                    State::Live(kind)
-                });
-            }
+            w if w & ADDR_MASK == addr => return decode(w),
             _ => {}
         }
     }
     None
+}
+
+/// The state a table word holds.
+fn decode(word: u64) -> Option<State> {
+    let kind = Kind::from_tag((word >> 56) as u8)?;
+    Some(if word & GONE_BIT != 0 {
+        State::Gone(kind)
+    } else {
+        State::Live(kind)
+    })
+}
+
+/// The bits of a table word above the address that hold `state`.
+fn encode(state: State) -> u64 {
+    match state {
+        State::Live(k) => (k as u64) << 56,
+        State::Gone(k) => GONE_BIT | (k as u64) << 56,
+    }
 }
 
 /// Whether what the table knows of a handle rules it out as a `kind`.
@@ -352,14 +363,14 @@ pub fn stale(handle: *const c_void, kind: Kind) -> bool {
     is_gone(handle, kind) && record_stands()
 }
 
-fn write(handle: *const c_void, word: impl Fn(u64) -> u64) {
-    write_locked(&mut WRITER.lock(), handle, word);
+fn write(handle: *const c_void, state: State) {
+    write_locked(&mut WRITER.lock(), handle, state);
 }
 
-fn write_locked(w: &mut Writers, handle: *const c_void, word: impl Fn(u64) -> u64) {
-    let Some(addr) = address(handle) else {
-        return;
-    };
+/// Records `state` at `handle`; returns what the table held there before.
+fn write_locked(w: &mut Writers, handle: *const c_void, state: State) -> Option<State> {
+    let addr = address(handle)?;
+    let word = addr | encode(state);
     let evict = &mut w.evict;
     let h = home(addr);
     let mut free = None;
@@ -367,8 +378,8 @@ fn write_locked(w: &mut Writers, handle: *const c_void, word: impl Fn(u64) -> u6
         let slot = &TABLE[(h + i) & (SLOTS - 1)];
         match slot.load(Ordering::Relaxed) {
             w if w & ADDR_MASK == addr => {
-                slot.store(word(addr), Ordering::Release);
-                return;
+                slot.store(word, Ordering::Release);
+                return decode(w);
             }
             0 | TOMBSTONE if free.is_none() => free = Some(slot),
             0 => break,
@@ -379,8 +390,9 @@ fn write_locked(w: &mut Writers, handle: *const c_void, word: impl Fn(u64) -> u6
         *evict = (*evict + 1) % WINDOW;
         &TABLE[(h + *evict) & (SLOTS - 1)]
     });
-    slot.store(word(addr), Ordering::Release);
+    slot.store(word, Ordering::Release);
     ANY.store(true, Ordering::Release);
+    None
 }
 
 /// Records an object of `kind` the runtime just made at `handle` (no lock
@@ -389,14 +401,14 @@ pub fn made(handle: *const c_void, kind: Kind) {
     if state(handle) == Some(State::Live(kind)) {
         return;
     }
-    write(handle, |a| a | (kind as u64) << 56);
+    write(handle, State::Live(kind));
 }
 
 /// Records an event or stream the runtime just made in context `ctx`
 /// (an address the driver reuses is alive again).
 pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
     let mut w = WRITER.lock();
-    write_locked(&mut w, handle, |a| a | (kind as u64) << 56);
+    write_locked(&mut w, handle, State::Live(kind));
     if ANY_DEAD.load(Ordering::Relaxed) {
         w.dead.remove(&(handle as usize));
     }
@@ -407,9 +419,16 @@ pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
 /// [`destroy`]).
 #[cfg(test)]
 pub fn gone(handle: *const c_void, kind: Kind) {
-    let mut w = WRITER.lock();
-    write_locked(&mut w, handle, |a| a | GONE_BIT | (kind as u64) << 56);
-    w.owners.remove(handle as usize);
+    mark_gone(&mut WRITER.lock(), handle, kind);
+}
+
+/// What a destroy found before it recorded its handle gone: the record,
+/// and the context that owned the event or stream.
+type Before = (Option<State>, Option<usize>);
+
+fn mark_gone(w: &mut Writers, handle: *const c_void, kind: Kind) -> Before {
+    let state = write_locked(w, handle, State::Gone(kind));
+    (state, w.owners.remove(handle as usize))
 }
 
 /// Destroys the object of `kind` at `handle` with `destroy` (the driver's
@@ -424,15 +443,10 @@ pub fn destroy<E>(
     kind: Kind,
     destroy: impl FnOnce() -> Result<(), E>,
 ) -> Result<(), E> {
-    let before = state(handle);
-    let owner = {
-        let mut w = WRITER.lock();
-        write_locked(&mut w, handle, |a| a | GONE_BIT | (kind as u64) << 56);
-        w.owners.remove(handle as usize)
-    };
+    let before = mark_gone(&mut WRITER.lock(), handle, kind);
     let r = destroy();
     if r.is_err() {
-        put_back(handle, before, owner);
+        put_back(handle, before);
     }
     r
 }
@@ -444,21 +458,17 @@ pub fn destroy_all<E>(
     kind: Kind,
     destroy: impl FnOnce() -> Result<(), E>,
 ) -> Result<(), E> {
-    let before: Vec<_> = handles.iter().map(|&h| state(h)).collect();
-    let owners: Vec<_> = {
+    let before: Vec<Before> = {
         let mut w = WRITER.lock();
         handles
             .iter()
-            .map(|&h| {
-                write_locked(&mut w, h, |a| a | GONE_BIT | (kind as u64) << 56);
-                w.owners.remove(h as usize)
-            })
+            .map(|&h| mark_gone(&mut w, h, kind))
             .collect()
     };
     let r = destroy();
     if r.is_err() {
-        for ((&h, b), o) in handles.iter().zip(before).zip(owners) {
-            put_back(h, b, o);
+        for (&h, b) in handles.iter().zip(before) {
+            put_back(h, b);
         }
     }
     r
@@ -466,16 +476,12 @@ pub fn destroy_all<E>(
 
 #[cold]
 #[inline(never)]
-fn put_back(handle: *const c_void, before: Option<State>, owner: Option<usize>) {
-    let Some(state) = before else {
+fn put_back(handle: *const c_void, (state, owner): Before) {
+    let Some(state) = state else {
         return forget(handle);
     };
     let mut w = WRITER.lock();
-    let word = match state {
-        State::Live(k) => (k as u64) << 56,
-        State::Gone(k) => GONE_BIT | (k as u64) << 56,
-    };
-    write_locked(&mut w, handle, |a| a | word);
+    write_locked(&mut w, handle, state);
     if let Some(ctx) = owner {
         w.owners.insert(handle as usize, ctx);
     }

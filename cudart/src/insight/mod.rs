@@ -161,8 +161,8 @@ pub(crate) fn around<V>(
     let s = settings();
     if !CALLED.load(Ordering::Relaxed) {
         CALLED.store(true, Ordering::Relaxed);
-        if s.profile.is_some() {
-            profile::start();
+        if let Some(out) = &s.profile {
+            profile::start(out);
         }
     }
     let call = calls::Call::new(api, args);

@@ -23,8 +23,8 @@ use std::time::Duration;
 pub(crate) struct Output {
     json: bool,
     file: Option<String>,
-    /// The file claimed ([`crate::trace::claim_file`]) when this process
-    /// first recorded something: `file` itself, or `file.<pid>` where
+    /// The file claimed ([`crate::trace::claim_file`]) at this process's
+    /// first runtime call ([`start`]): `file` itself, or `file.<pid>` where
     /// another live process (the parent that started this one) holds it,
     /// so that a child exiting after its parent cannot overwrite the
     /// parent's profile. Not at load: a process that only passes through
@@ -122,21 +122,15 @@ struct Profile {
 static PROFILE: Mutex<Option<Profile>> = Mutex::new(None);
 
 /// At the first runtime call of this process: the profile (allocation
-/// peaks included) is this process's to write, and its file is claimed.
-pub(crate) fn start() {
+/// peaks included) is this process's to write, and its file is claimed
+/// ([`Output::claim`]).
+pub(crate) fn start(out: &Output) {
+    out.claim();
     with(|_| ());
 }
 
-/// Runs `f` on the profile; the first use in a process claims the output
-/// file ([`Output::claim`]).
 fn with<T>(f: impl FnOnce(&mut Profile) -> T) -> T {
-    let mut p = PROFILE.lock();
-    if p.is_none() {
-        if let Some(out) = super::settings().profile.as_ref() {
-            out.claim();
-        }
-    }
-    f(p.get_or_insert_with(Default::default))
+    f(PROFILE.lock().get_or_insert_with(Default::default))
 }
 
 /// Before a call: starts the GPU clock of a launch or transfer; before a
