@@ -15,6 +15,13 @@ profiler's window (warm-up). Kernels that libraries launch through their
 own embedded runtime or the driver (cuBLAS, cuDNN) never pass through
 libcudart and appear only in PyTorch's list.
 
+The tensors are large enough (8192 x 8192) that each kernel runs for a
+few hundred microseconds and the host queues work ahead of the GPU. Our
+times come from events recorded around each launch, so where the GPU has
+nothing queued they also hold the time it waited for the launch itself,
+and torch.profiler's CUPTI tracing makes each launch call slower: with
+small kernels the two measure different things (docs/insight.md).
+
 `compare` matches kernels by demangled name (both come from the same
 mangled symbol), prints launches and total GPU time side by side, and
 exits 1 if a kernel seen by both differs in launches by more than the
@@ -27,6 +34,7 @@ import sys
 
 ROUNDS = 50
 WARMUP = 3
+SIZE = 8192  # elements a side: kernels of a few hundred microseconds
 
 
 def work(torch, x, y):
@@ -40,8 +48,8 @@ def work(torch, x, y):
 def run(path):
     import torch
     from torch.profiler import ProfilerActivity, profile
-    x = torch.randn(2048, 2048, device="cuda")
-    y = torch.randn(2048, 2048, device="cuda")
+    x = torch.randn(SIZE, SIZE, device="cuda")
+    y = torch.randn(SIZE, SIZE, device="cuda")
     for _ in range(WARMUP):
         work(torch, x, y)
     torch.cuda.synchronize()

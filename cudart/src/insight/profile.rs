@@ -319,18 +319,46 @@ pub(crate) fn kernel_label(func: usize) -> String {
     }
 }
 
-/// `__cxa_demangle`, looked up in the process (C++ programs carry
-/// libstdc++); `None` where it is absent or the name is not mangled.
+/// `__cxa_demangle` of the process's libstdc++, where one is loaded: in the
+/// global scope (C++ programs link it), else loaded by a `dlopen` with
+/// `RTLD_LOCAL` (Python's extension modules, PyTorch's among them), which
+/// `RTLD_DEFAULT` does not search. Never loads a library itself.
+fn cxa_demangle() -> *mut c_void {
+    const SYM: &CStr = c"__cxa_demangle";
+    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only looks
+    // the symbol up.
+    let f = unsafe { libc::dlsym(libc::RTLD_DEFAULT, SYM.as_ptr()) };
+    if !f.is_null() {
+        return f;
+    }
+    // SAFETY: RTLD_NOLOAD returns a handle only to a library already
+    // loaded, and loads nothing; the handle's reference is dropped below.
+    let lib = unsafe {
+        libc::dlopen(
+            c"libstdc++.so.6".as_ptr(),
+            libc::RTLD_NOW | libc::RTLD_NOLOAD,
+        )
+    };
+    if lib.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: a handle dlopen just returned and a NUL-terminated name.
+    let f = unsafe { libc::dlsym(lib, SYM.as_ptr()) };
+    // SAFETY: drops the reference RTLD_NOLOAD took; the library stays
+    // loaded by whoever loaded it, so `f` stays valid.
+    unsafe { libc::dlclose(lib) };
+    f
+}
+
+/// `__cxa_demangle` ([`cxa_demangle`]); `None` where the process has no
+/// libstdc++ or the name is not mangled.
 fn demangle(name: &str) -> Option<String> {
     type Demangle =
         unsafe extern "C" fn(*const c_char, *mut c_char, *mut usize, *mut c_int) -> *mut c_char;
     if !name.starts_with("_Z") {
         return None;
     }
-    let sym = CString::new("__cxa_demangle").ok()?;
-    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only looks
-    // the symbol up.
-    let f = unsafe { libc::dlsym(libc::RTLD_DEFAULT, sym.as_ptr()) };
+    let f = cxa_demangle();
     if f.is_null() {
         return None;
     }
@@ -628,4 +656,31 @@ fn render_json(p: &Profile) -> String {
     }
     o.push_str("}}\n");
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::demangle;
+
+    /// A libstdc++ that only a `dlopen(RTLD_LOCAL)` loaded (as in Python)
+    /// still demangles; an unmangled name is left alone.
+    #[test]
+    fn demangles_with_a_locally_loaded_libstdcxx() {
+        assert_eq!(demangle("main"), None);
+        // SAFETY: loads the system's libstdc++ into the test process, local
+        // to its own scope, and keeps it loaded.
+        let lib = unsafe {
+            libc::dlopen(
+                c"libstdc++.so.6".as_ptr(),
+                libc::RTLD_NOW | libc::RTLD_LOCAL,
+            )
+        };
+        assert!(!lib.is_null(), "the test needs libstdc++.so.6");
+        assert_eq!(demangle("_Z4busyPfi").as_deref(), Some("busy(float*, int)"));
+        assert_eq!(
+            demangle("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEESt5arrayIPcLm3EEEEviT0_T1_")
+                .as_deref(),
+            Some("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)")
+        );
+    }
 }
