@@ -17,6 +17,7 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Where and how the summary is written.
@@ -322,8 +323,21 @@ pub(crate) fn kernel_label(func: usize) -> String {
 /// `__cxa_demangle` of the process's libstdc++, where one is loaded: in the
 /// global scope (C++ programs link it), else loaded by a `dlopen` with
 /// `RTLD_LOCAL` (Python's extension modules, PyTorch's among them), which
-/// `RTLD_DEFAULT` does not search. Never loads a library itself.
+/// `RTLD_DEFAULT` does not search. Never loads a library itself. Kept once
+/// found (profiles name kernels per GPU span); libstdc++ is never unloaded
+/// (its `STB_GNU_UNIQUE` symbols make the loader keep it).
 fn cxa_demangle() -> *mut c_void {
+    static FOUND: AtomicUsize = AtomicUsize::new(0);
+    let known = FOUND.load(Ordering::Relaxed);
+    if known != 0 {
+        return known as *mut c_void;
+    }
+    let f = find_cxa_demangle();
+    FOUND.store(f as usize, Ordering::Relaxed);
+    f
+}
+
+fn find_cxa_demangle() -> *mut c_void {
     const SYM: &CStr = c"__cxa_demangle";
     // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only looks
     // the symbol up.
