@@ -22,10 +22,21 @@ fn setup(name: &str) -> Setup {
 }
 
 fn run(s: &Setup, tag: &str, env: &[(&str, &str)]) -> DoubleRun {
+    run_program(s, tag, &s.exe, &[], env)
+}
+
+/// `program args` on the driver double, its log in the setup's folder.
+fn run_program(
+    s: &Setup,
+    tag: &str,
+    program: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> DoubleRun {
     DoubleRun::run(
         tag,
-        &s.exe,
-        &[],
+        program,
+        args,
         env,
         &s.double,
         &s.dir.join(format!("{tag}.log")),
@@ -209,7 +220,8 @@ fn profile_counts_launches_and_writes_json() {
     // started the program would): the program writes FILE.<pid> and
     // leaves the held file as it was.
     std::fs::write(&json, "held").expect("write the held file");
-    let held = DoubleRun::run(
+    let held = run_program(
+        &s,
         "profile_held",
         std::path::Path::new("/usr/bin/flock"),
         &[json.to_str().unwrap(), s.exe.to_str().unwrap()],
@@ -217,9 +229,6 @@ fn profile_counts_launches_and_writes_json() {
             ("CUDART_PROFILE", "1"),
             ("CUDART_PROFILE_FILE", json.to_str().unwrap()),
         ],
-        &s.double,
-        &s.dir.join("profile_held.log"),
-        &[],
     );
     held.expect_exit0();
     assert_eq!(
@@ -241,7 +250,8 @@ fn profile_counts_launches_and_writes_json() {
     // file alone and reports nothing.
     std::fs::write(&json, "the program's").expect("write the file");
     let lib = abi_tests::Runtime::Ours.lib_dir().join("libcudart.so.13");
-    let bystander = DoubleRun::run(
+    let bystander = run_program(
+        &s,
         "profile_bystander",
         std::path::Path::new("/bin/true"),
         &[],
@@ -251,9 +261,6 @@ fn profile_counts_launches_and_writes_json() {
             ("CUDART_LEAKS", "1"),
             ("LD_PRELOAD", lib.to_str().unwrap()),
         ],
-        &s.double,
-        &s.dir.join("profile_bystander.log"),
-        &[],
     );
     bystander.expect_exit0();
     assert_eq!(
