@@ -36,6 +36,11 @@ pub enum Needs {
     /// itself ([`crate::context::ensure_id`]), whose id keys the thread's
     /// function cache.
     Launch,
+    /// A call that makes an event or stream: as `Context`, but the room
+    /// function binds the context itself ([`crate::context::ensure`]) and
+    /// records the new handle as made in the context it was handed, one
+    /// `cuCtxGetCurrent` for both.
+    Makes,
     /// `cudaGetLastError`/`cudaPeekAtLastError`: the driver is loaded if
     /// it can be (errors are not returned by the preparation), and the
     /// error they return is not recorded again.
@@ -300,7 +305,7 @@ fn run<V>(
     needs: Needs,
     body: impl Fn() -> Result<V, cudaError_t>,
 ) -> Result<V, cudaError_t> {
-    let mut again = matches!(needs, Needs::Context | Needs::Launch);
+    let mut again = matches!(needs, Needs::Context | Needs::Launch | Needs::Makes);
     loop {
         let result = match catch_unwind(AssertUnwindSafe(|| {
             prepare(needs)?;
@@ -422,7 +427,7 @@ fn prepare(needs: Needs) -> Result<(), cudaError_t> {
             }
             context::ensure().map(|_| ())
         }
-        Needs::Launch => refused(),
+        Needs::Launch | Needs::Makes => refused(),
     }
 }
 

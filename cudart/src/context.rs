@@ -481,17 +481,6 @@ pub fn primary_taken_away() -> bool {
     false
 }
 
-/// Notes an event or stream the runtime just created in the calling
-/// thread's current context ([`crate::handles::made_in`]).
-pub fn handle_created(handle: *mut std::ffi::c_void, kind: handles::Kind) {
-    let Some(drv) = driver::loaded() else {
-        return;
-    };
-    let mut cur = CUcontext::null();
-    let _ = drv.cuCtxGetCurrent(&mut cur);
-    handles::made_in(handle, kind, cur.as_raw());
-}
-
 /// For the event room: an event whose context a reset destroyed answers
 /// `cudaErrorDeviceUninitialized`, one destroyed through the runtime
 /// `cudaErrorInvalidResourceHandle`, without reaching the driver.

@@ -17,15 +17,17 @@ use std::ffi::{c_uint, c_void};
 
 /// `cudaEventCreate` / `cudaEventCreateWithFlags`: the runtime's flags
 /// (Default 0, BlockingSync 1, DisableTiming 2, Interprocess 4) are the
-/// driver's `CU_EVENT_*`.
+/// driver's `CU_EVENT_*`. The event is noted as made in the context the
+/// call bound (its entry is `Needs::Makes`).
 pub fn create(out: Out<cudaEvent_t>, flags: c_uint) -> Result<(), cudaError_t> {
+    let ctx = crate::context::ensure()?;
     out.check()?;
     if flags & !0x7 != 0 || (flags & 0x4 != 0 && flags & 0x2 == 0) {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let mut e = CUevent::null();
     driver::get()?.cuEventCreate(&mut e, flags).ok()?;
-    crate::context::handle_created(e.as_raw(), crate::handles::Kind::Event);
+    crate::handles::made_in(e.as_raw(), crate::handles::Kind::Event, ctx.as_raw());
     out.write(e.as_raw())
 }
 

@@ -265,7 +265,7 @@ pub fn stream_create(
         t.cuGreenCtxStreamCreate(&mut s, h.green, CU_STREAM_NON_BLOCKING, priority)
             .ok()?;
     }
-    crate::context::handle_created(s.as_raw(), crate::handles::Kind::Stream);
+    crate::handles::made_in(s.as_raw(), crate::handles::Kind::Stream, h.ctx.as_raw());
     out.write(s.as_raw())
 }
 

@@ -21,15 +21,17 @@ use crate::driver::{self, CUevent, CUgraph, CUresult, CUstream};
 use crate::launch::driver_stream;
 use std::ffi::{c_int, c_uint, c_void};
 
-/// `cudaStreamCreate` / `cudaStreamCreateWithFlags`.
+/// `cudaStreamCreate` / `cudaStreamCreateWithFlags`: the stream is noted as
+/// made in the context the call bound (its entry is `Needs::Makes`).
 pub fn create(out: Out<cudaStream_t>, flags: c_uint) -> Result<(), cudaError_t> {
+    let ctx = crate::context::ensure()?;
     out.check()?;
     if flags & !1 != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
     }
     let mut s = CUstream::null();
     driver::get()?.cuStreamCreate(&mut s, flags).ok()?;
-    crate::context::handle_created(s.as_raw(), crate::handles::Kind::Stream);
+    crate::handles::made_in(s.as_raw(), crate::handles::Kind::Stream, ctx.as_raw());
     out.write(s.as_raw())
 }
 
@@ -39,6 +41,7 @@ pub fn create_with_priority(
     flags: c_uint,
     priority: c_int,
 ) -> Result<(), cudaError_t> {
+    let ctx = crate::context::ensure()?;
     out.check()?;
     if flags & !1 != 0 {
         return Err(cudaError_t::cudaErrorInvalidValue);
@@ -47,7 +50,7 @@ pub fn create_with_priority(
     driver::get()?
         .cuStreamCreateWithPriority(&mut s, flags, priority)
         .ok()?;
-    crate::context::handle_created(s.as_raw(), crate::handles::Kind::Stream);
+    crate::handles::made_in(s.as_raw(), crate::handles::Kind::Stream, ctx.as_raw());
     out.write(s.as_raw())
 }
 

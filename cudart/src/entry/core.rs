@@ -200,9 +200,9 @@ entry_points! {
     Context fn cudaGetSymbolSize(size: Out<usize>, symbol: *const c_void) -> cudaError_t => memory::symbol_size(size, symbol);
 
     // Streams.
-    Context fn cudaStreamCreate(pStream: Out<cudaStream_t>) -> cudaError_t => stream::create(pStream, 0);
-    Context fn cudaStreamCreateWithFlags(pStream: Out<cudaStream_t>, flags: c_uint) -> cudaError_t => stream::create(pStream, flags);
-    Context fn cudaStreamCreateWithPriority(pStream: Out<cudaStream_t>, flags: c_uint, priority: c_int) -> cudaError_t
+    Makes fn cudaStreamCreate(pStream: Out<cudaStream_t>) -> cudaError_t => stream::create(pStream, 0);
+    Makes fn cudaStreamCreateWithFlags(pStream: Out<cudaStream_t>, flags: c_uint) -> cudaError_t => stream::create(pStream, flags);
+    Makes fn cudaStreamCreateWithPriority(pStream: Out<cudaStream_t>, flags: c_uint, priority: c_int) -> cudaError_t
         => stream::create_with_priority(pStream, flags, priority);
     Context fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t => stream::destroy(stream);
     Context fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t => stream::synchronize(stream, LEGACY);
@@ -229,8 +229,8 @@ entry_points! {
         => stream::launch_host_func(stream, func, userData, PT);
 
     // Events.
-    Context fn cudaEventCreate(event: Out<cudaEvent_t>) -> cudaError_t => event::create(event, 0);
-    Context fn cudaEventCreateWithFlags(event: Out<cudaEvent_t>, flags: c_uint) -> cudaError_t => event::create(event, flags);
+    Makes fn cudaEventCreate(event: Out<cudaEvent_t>) -> cudaError_t => event::create(event, 0);
+    Makes fn cudaEventCreateWithFlags(event: Out<cudaEvent_t>, flags: c_uint) -> cudaError_t => event::create(event, flags);
     Context fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t => event::destroy(event);
     Context fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t => event::record(event, stream, LEGACY);
     Context fn cudaEventRecord_ptsz(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t => event::record(event, stream, PT);
