@@ -197,6 +197,26 @@ fn profile_counts_launches_and_writes_json() {
         ],
     );
     on.expect_exit0();
+    // The first launch's GPU clock starts once its function is loaded:
+    // the profile's event (the last cuEventRecord before the launch)
+    // comes after the cuKernelGetFunction that loads it.
+    let position =
+        |f: &str, before: usize| on.log[..before].iter().rposition(|l| log_function(l) == f);
+    let launch = on
+        .log
+        .iter()
+        .position(|l| log_function(l).starts_with("cuLaunchKernel"))
+        .unwrap_or_else(|| on.fail("no launch reached the driver"));
+    match (
+        position("cuKernelGetFunction", launch),
+        position("cuEventRecord", launch),
+    ) {
+        (Some(get), Some(record)) => on.check(
+            get < record,
+            "the first launch's start event must follow the loading of its function",
+        ),
+        _ => on.fail("the first launch needs cuKernelGetFunction and a start event before it"),
+    }
     let text = std::fs::read_to_string(&json).expect("profile JSON written");
     assert!(text.starts_with("{\"kernels\":[{\"name\":"), "{text}");
     assert!(

@@ -166,6 +166,21 @@ fn launch_target(func: *const c_void, ctx: Option<u64>) -> Result<CUfunction, cu
     }
 }
 
+/// For the profile, before it records the event that starts a launch's
+/// GPU clock: resolves what a launch of `func` runs in the current context
+/// (binding the primary context, loading the kernel's library and its
+/// function on the first launch), so the event pair holds the kernel and
+/// not the first launch's loading. Errors are left to the launch itself,
+/// which meets them again; nothing is done while calls are refused.
+pub(crate) fn resolve_before_timing(func: *const c_void) {
+    if crate::boundary::refused().is_err() {
+        return;
+    }
+    if let Ok(ctx) = crate::context::ensure_id() {
+        let _ = launch_target(func, ctx);
+    }
+}
+
 /// `__cudaLaunchKernel` (nvcc's stubs) and `cudaLaunchKernel`: `func` is a
 /// kernel handle or a host stub. Inlined into each export: a launch is the
 /// context's id (one driver call), two relaxed loads (dead streams, the

@@ -134,11 +134,15 @@ fn with<T>(f: impl FnOnce(&mut Profile) -> T) -> T {
     f(PROFILE.lock().get_or_insert_with(Default::default))
 }
 
-/// Before a call: starts the GPU clock of a launch or transfer; before a
-/// reset, reads every timing (the reset destroys the events).
+/// Before a call: starts the GPU clock of a launch (once the kernel it
+/// runs is loaded) or transfer; before a reset, reads every timing (the
+/// reset destroys the events).
 pub(crate) fn before(_call: &Call<'_>, fact: &Fact) -> Option<Timing> {
     match fact {
-        Fact::Launch(l) => gpu_time::start(l.stream),
+        Fact::Launch(l) => {
+            crate::launch::resolve_before_timing(l.func as *const c_void);
+            gpu_time::start(l.stream)
+        }
         Fact::Transfer(t) => gpu_time::start(t.stream),
         Fact::Reset => {
             gpu_time::settle_all();
