@@ -357,6 +357,21 @@ pub fn run_capture(cmd: &mut Command) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
 }
 
+/// Runs the repository's Python script `script` (a path from the
+/// repository's root) with `args`: its exit code (-1 for a signal) and
+/// its stdout.
+pub fn run_python_script<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> (i32, String) {
+    let out = run_capture(
+        Command::new("python3")
+            .arg(repo_root().join(script))
+            .args(args),
+    );
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 /// "exit N" or "signal N": how a program ended, for comparisons.
 pub fn describe_status(status: &std::process::ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;

@@ -5,7 +5,6 @@
 
 use abi_tests::*;
 use std::path::Path;
-use std::process::Command;
 
 fn junit(dir: &Path, run: &str, cases: &[(&str, &str)]) {
     let d = dir.join(format!("junit-{run}"));
@@ -27,15 +26,7 @@ fn junit(dir: &Path, run: &str, cases: &[(&str, &str)]) {
 }
 
 fn report(dir: &Path) -> (i32, String) {
-    let out = run_capture(
-        Command::new("python3")
-            .arg(repo_root().join("scripts/cupy-report.py"))
-            .arg(dir),
-    );
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    run_python_script("scripts/cupy-report.py", &[dir])
 }
 
 #[test]

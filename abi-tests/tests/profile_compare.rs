@@ -6,7 +6,6 @@
 
 use abi_tests::*;
 use std::path::Path;
-use std::process::Command;
 
 const NAME: &str = "void add_kernel<float>(float*, int)";
 
@@ -39,17 +38,8 @@ fn ours_json(
 }
 
 fn compare(torch: &Path, ours: &Path) -> (i32, String) {
-    let out = run_capture(
-        Command::new("python3")
-            .arg(repo_root().join("pytorch/profile_compare.py"))
-            .arg("compare")
-            .arg(torch)
-            .arg(ours),
-    );
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let compare = Path::new("compare");
+    run_python_script("pytorch/profile_compare.py", &[compare, torch, ours])
 }
 
 #[test]
