@@ -74,11 +74,10 @@ int main(int argc, char **argv) {
   // the driver's staging and not the first touch of the pages.
   auto page_setup = [] {
     if (dpage) return 0;
-    int e = (int)cudaMalloc(&dpage, PAGE_BIG);
     hpage_big = malloc(PAGE_BIG);
-    if (!hpage_big) return 2;
+    if (!hpage_big) return (int)cudaErrorMemoryAllocation;
     memset(hpage_big, 1, PAGE_BIG);
-    return e;
+    return (int)cudaMalloc(&dpage, PAGE_BIG);
   };
   struct PageCopy {
     const char *name, *raw, *unit;
@@ -96,6 +95,7 @@ int main(int argc, char **argv) {
        PAGE_BIG, false},
   };
   for (const PageCopy &c : page_copies) {
+    double bytes = strcmp(c.unit, "GB/s") ? 0 : (double)c.size;
     Bench &rt = L.add(c.name, c.unit, [c](long n) {
       int e = 0;
       for (long i = 0; i < n; i++)
@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
       return e;
     }, c.raw);
     rt.setup = page_setup;
-    if (!strcmp(c.unit, "GB/s")) rt.bytes = (double)c.size;
+    rt.bytes = bytes;
     // `rt` is not used past here: the next add may move the list.
     Bench &raw = L.add(c.raw, c.unit, [c](long n) {
       int e = 0;
@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
       int e = Driver::need(drv.htod, drv.dtoh);
       return e ? e : page_setup();
     };
-    if (!strcmp(c.unit, "GB/s")) raw.bytes = (double)c.size;
+    raw.bytes = bytes;
   }
   // Memset: the loop includes a final synchronize, so the device's work
   // is counted too (amortized over the loop).
