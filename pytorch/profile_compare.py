@@ -71,6 +71,16 @@ def run(path):
     print("profile_compare run: %d kernels seen by torch.profiler" % len(kernels))
 
 
+def longest(k):
+    """Our longest launch of a kernel, and whether it was the first."""
+    top = k.get("max_ms")
+    if top is None:
+        return "-"
+    first = k.get("first_ms")
+    which = "" if first is None else (" (the first)" if first == top else " (not the first)")
+    return "%.3f ms%s" % (top, which)
+
+
 def compare(torch_path, ours_path):
     t = json.load(open(torch_path))
     o = json.load(open(ours_path))
@@ -78,7 +88,8 @@ def compare(torch_path, ours_path):
     warm = t["warmup"]
     bad = []
     sum_t = sum_o = sum_o_rest = 0.0
-    print("%-70s %9s %9s %10s %10s" % ("kernel", "n torch", "n ours", "ms torch", "ms ours"))
+    print("%-70s %9s %9s %10s %10s  %s" % ("kernel", "n torch", "n ours", "ms torch", "ms ours",
+                                          "our longest launch"))
     for name, tk in sorted(t["kernels"].items(), key=lambda kv: -kv[1]["total_ms"]):
         ok = ours.get(name)
         if ok is None:
@@ -97,8 +108,8 @@ def compare(torch_path, ours_path):
         # its loading shows there): printed, not judged.
         rest = max(ok["timed"] - 1, 1)
         sum_o_rest += (ok["total_ms"] - ok.get("max_ms", 0.0)) / rest * tk["count"]
-        print("%-70s %9d %9d %10.3f %10.3f" % (name[:70], tk["count"], ok["launches"],
-                                                tk["total_ms"], ours_ms))
+        print("%-70s %9d %9d %10.3f %10.3f  %s" % (name[:70], tk["count"], ok["launches"],
+                                                    tk["total_ms"], ours_ms, longest(ok)))
     matched = sum_t > 0
     ratio = sum_o / sum_t if matched else None
     print("matched kernels: GPU time ours/torch.profiler = %s" %

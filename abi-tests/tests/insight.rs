@@ -231,6 +231,19 @@ fn profile_counts_launches_and_writes_json() {
         text.contains("\"mangled\":\"_Z5touchPii\""),
         "the kernel launched by <<<...>>> is named: {text}"
     );
+    // The first launch's time is one of the launches': at most the longest.
+    let field = |key: &str| -> f64 {
+        let at = text.find(key).unwrap_or_else(|| panic!("{key} in {text}")) + key.len();
+        let end = text[at..].find([',', '}']).map_or(text.len(), |e| at + e);
+        text[at..end]
+            .parse()
+            .unwrap_or_else(|_| panic!("{key} a number: {text}"))
+    };
+    let (first, max) = (field("\"first_ms\":"), field("\"max_ms\":"));
+    assert!(
+        (0.0..=max).contains(&first),
+        "first {first} max {max}: {text}"
+    );
     assert!(text.contains("\"op\":\"memset\""), "{text}");
     assert!(
         text.contains("\"device\":{\"current\":4096,\"peak\":"),

@@ -83,6 +83,9 @@ struct KernelStat {
     timed: u64,
     total_ms: f64,
     max_ms: f64,
+    /// The GPU time of the earliest timed launch (the lowest tag): a first
+    /// launch that waits on something shows here.
+    first: Option<(u64, f64)>,
     shapes: HashMap<([u32; 3], [u32; 3]), u64>,
 }
 
@@ -223,6 +226,9 @@ fn credit_done() {
                     k.timed += 1;
                     k.total_ms += ms;
                     k.max_ms = k.max_ms.max(ms);
+                    if k.first.is_none_or(|(tag, _)| d.tag < tag) {
+                        k.first = Some((d.tag, ms));
+                    }
                     if let Some(started) = d.started {
                         crate::trace::gpu_span(&kernel_label(func), started, d.ms);
                     }
@@ -477,6 +483,7 @@ struct KernelRow {
     timed: u64,
     total_ms: f64,
     max_ms: f64,
+    first_ms: f64,
     shapes: Vec<([u32; 3], [u32; 3], u64)>,
 }
 
@@ -496,6 +503,7 @@ fn kernel_rows(p: &Profile) -> Vec<KernelRow> {
                 timed: k.timed,
                 total_ms: k.total_ms,
                 max_ms: k.max_ms,
+                first_ms: k.first.map_or(0.0, |(_, ms)| ms),
                 shapes,
             }
         })
@@ -528,18 +536,19 @@ fn render_text(p: &Profile) -> String {
     let _ = writeln!(o, "kernels (GPU time from events around each launch)");
     let _ = writeln!(
         o,
-        "  {:>8} {:>8} {:>11} {:>10} {:>10}  kernel [object]",
-        "launches", "timed", "total ms", "mean ms", "max ms"
+        "  {:>8} {:>8} {:>11} {:>10} {:>10} {:>10}  kernel [object]",
+        "launches", "timed", "total ms", "mean ms", "max ms", "first ms"
     );
     for k in kernel_rows(p) {
         let _ = writeln!(
             o,
-            "  {:>8} {:>8} {:>11.3} {:>10.4} {:>10.4}  {} [{}]",
+            "  {:>8} {:>8} {:>11.3} {:>10.4} {:>10.4} {:>10.4}  {} [{}]",
             k.launches,
             k.timed,
             k.total_ms,
             mean(k.total_ms, k.timed),
             k.max_ms,
+            k.first_ms,
             k.name,
             k.object
         );
@@ -607,7 +616,7 @@ fn render_json(p: &Profile) -> String {
         }
         let _ = write!(
             o,
-            "{{\"name\":{},\"mangled\":{},\"object\":{},\"launches\":{},\"timed\":{},\"total_ms\":{:.6},\"mean_ms\":{:.6},\"max_ms\":{:.6},\"shapes\":[",
+            "{{\"name\":{},\"mangled\":{},\"object\":{},\"launches\":{},\"timed\":{},\"total_ms\":{:.6},\"mean_ms\":{:.6},\"max_ms\":{:.6},\"first_ms\":{:.6},\"shapes\":[",
             json_str(&k.name),
             json_str(&k.mangled),
             json_str(&k.object),
@@ -615,7 +624,8 @@ fn render_json(p: &Profile) -> String {
             k.timed,
             k.total_ms,
             mean(k.total_ms, k.timed),
-            k.max_ms
+            k.max_ms,
+            k.first_ms
         );
         for (j, (g, b, n)) in k.shapes.iter().enumerate() {
             if j > 0 {
