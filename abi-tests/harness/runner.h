@@ -1,6 +1,6 @@
 /* runner.h: the hand-written half of the differential harness.
  *
- * abi-tests/harness/gen.rs generates `harness.cu`: one small function per
+ * abi-tests/harness/gen/ generates `harness.cu`: one small function per
  * export of libcudart.so.13 that prepares ordinary arguments and makes the
  * call, and a table of them. This file is the rest: argument buffers,
  * fixtures, the child processes and the report.
@@ -39,7 +39,7 @@
  * one line per case of the generated table h_cases: the same call with ONE
  * argument bad (NULL, a destroyed or wrong-kind handle, an enum past its
  * last value, bad flags, device -1/9999, sizes 0 and 2^62, device memory + 1,
- * host memory where device memory is due...; gen.rs decides which from the
+ * host memory where device memory is due...; gen/bad.rs decides which from the
  * parameter's type and name). The line starts with the case's id,
  * FUNCTION#PARAM=WHAT, and has the same fields. Destroyed handles are made
  * and destroyed in the child just before the call (h_freed).
@@ -72,7 +72,7 @@
  *     a crash caused by damage an earlier item did without breaking the
  *     context is then not blamed on it, at the price of a second child for
  *     every real crash.
- * Items of the exports gen.rs lists in ISOLATED (marked in h_calls: they
+ * Items of the exports gen/bad.rs lists in ISOLATED (marked in h_calls: they
  * reset or configure the device or the process, register, or must be a
  * process's first calls) always run alone, in a fresh child each; so does
  * everything with --batch 1 (one child per item, as before batch mode
@@ -196,7 +196,7 @@ typedef void (*h_call_fn)(struct h_ctx *);
 struct h_call {
     const char *name;
     h_call_fn fn;
-    int isolate; /* runs alone, in a fresh child, in batch mode too (gen.rs, ISOLATED) */
+    int isolate; /* runs alone, in a fresh child, in batch mode too (gen/bad.rs, ISOLATED) */
 };
 
 /* Defined by the generated file (before it includes this one): the table

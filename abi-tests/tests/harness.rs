@@ -1,5 +1,5 @@
 //! The no-driver differential test (issue #7): a GENERATED program
-//! (abi-tests/harness: gen.rs writes it from the wheel's real headers,
+//! (abi-tests/harness: gen/ writes it from the wheel's real headers,
 //! runner.h runs it) calls every export of NVIDIA's list with ordinary
 //! arguments, each in its own forked child, in a process with no
 //! `libcuda.so.1`; once against NVIDIA's `libcudart.so.13` from the wheel and
@@ -21,7 +21,7 @@
 //! with `--gpu` (scripts/harness-prepare.sh, scripts/harness-run.sh).
 //!
 //! The bad-input matrix (issue #9, `--bad`): the same program calls every
-//! export once per bad argument (gen.rs decides which apply from each
+//! export once per bad argument (gen/bad.rs decides which apply from each
 //! parameter's type and name), each case in its own child, as the child's
 //! first runtime call. Our runtime must never crash or hang; NVIDIA's may
 //! (counted); every other difference must be listed, with its reason, in
@@ -37,7 +37,7 @@
 //! Fails (never skips) when the toolchain or our library is missing, or when
 //! a driver is installed.
 
-#[path = "../harness/gen.rs"]
+#[path = "../harness/gen/mod.rs"]
 mod gen;
 
 use abi_tests::*;
@@ -609,7 +609,7 @@ fn differences(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> St
     format!("{n} differences:\n{}", out.join("\n"))
 }
 
-/// The cases of the matrix that run alone in batch mode (gen.rs, ISOLATED).
+/// The cases of the matrix that run alone in batch mode (gen/bad.rs, ISOLATED).
 fn isolated_cases(cases: &[String]) -> usize {
     cases
         .iter()
@@ -817,9 +817,9 @@ fn isolated_exports_are_marked() {
     for (f, why) in gen::ISOLATED {
         assert!(
             exports.contains(*f),
-            "gen.rs ISOLATED names {f}, which is not an export"
+            "gen/bad.rs ISOLATED names {f}, which is not an export"
         );
-        assert!(!why.is_empty(), "gen.rs ISOLATED: {f} without a reason");
+        assert!(!why.is_empty(), "gen/bad.rs ISOLATED: {f} without a reason");
     }
     let b = built();
     let source = std::fs::read_to_string(&b.source).expect("harness.cu");

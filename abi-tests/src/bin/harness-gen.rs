@@ -5,7 +5,7 @@
 //! cases, in run order). Used by scripts/harness-prepare.sh; tests/harness.rs builds
 //! the same program itself.
 
-#[path = "../../harness/gen.rs"]
+#[path = "../../harness/gen/mod.rs"]
 mod gen;
 
 fn main() {
