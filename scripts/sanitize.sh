@@ -124,7 +124,7 @@ build_double() {
   local d=$1
   mkdir -p "$d"
   "$cc" -std=gnu11 -O1 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
-    -Wl,-soname,libcuda.so.1 -o "$d/libcuda.so.1" abi-tests/driver-double/cuda_double.c -lpthread
+    -Wl,-soname,libcuda.so.1 -o "$d/libcuda.so.1" abi-tests/driver-double/libcuda/*.c -lpthread
   ln -sf libcuda.so.1 "$d/libcuda.so"
 }
 
@@ -291,7 +291,7 @@ def klass(text, module=""):
     # file (with debug info) or in libcudart.so* (without) is ours.
     if re.search(r"libcudart\.so", s) or re.search(r"\.rs:\d+(:\d+)?$", text.strip()):
         return "ours"
-    if "driver-double/cuda_double.c" in text or double_dir + "/" in s:
+    if "driver-double/libcuda/" in text or double_dir + "/" in s:
         return "double"
     # The test programs: built under the work folder, sources in the repository.
     if work_dir + "/" in s or repo_dir + "/" in text:

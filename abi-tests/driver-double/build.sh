@@ -10,6 +10,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: build.sh <output folder>}
 mkdir -p "$out"
 ${CC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
-  -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$here/cuda_double.c" -lpthread
+  -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$here"/libcuda/*.c -lpthread
 ln -sf libcuda.so.1 "$out/libcuda.so"
 echo "$out/libcuda.so.1"

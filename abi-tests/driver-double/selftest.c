@@ -1,5 +1,5 @@
 /*
- * selftest.c — checks the test double itself (cuda_double.c), the way a
+ * selftest.c — checks the test double itself (libcuda/), the way a
  * runtime reaches it: dlopen("libcuda.so.1"), then every entry point through
  * cuGetProcAddress_v2 with cudaVersion 13000. Run by tests/double.rs as
  *

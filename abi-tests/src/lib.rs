@@ -209,12 +209,26 @@ pub fn driver_double_src_dir() -> PathBuf {
     repo_root().join("abi-tests/driver-double")
 }
 
+/// The test double's C sources (`abi-tests/driver-double/libcuda/*.c`, the
+/// rooms that share `double.h`), sorted: they are built together.
+pub fn driver_double_sources() -> Vec<PathBuf> {
+    let dir = driver_double_src_dir().join("libcuda");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("read the test double's folder").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no C sources in {}", dir.display());
+    v
+}
+
 /// The C compiler for the test double: `$CC`, else `cc`.
 pub fn c_compiler() -> std::ffi::OsString {
     std::env::var_os("CC").unwrap_or_else(|| "cc".into())
 }
 
-/// Builds the TEST DOUBLE `libcuda.so.1` (abi-tests/driver-double/cuda_double.c,
+/// Builds the TEST DOUBLE `libcuda.so.1` (abi-tests/driver-double/libcuda/,
 /// host memory for "device" memory, kernels recorded and never run) into
 /// `dir`, plus a `libcuda.so` link so programs can link it with `-lcuda`.
 /// Returns `dir`, the folder to put first on `LD_LIBRARY_PATH`.
@@ -235,7 +249,7 @@ pub fn build_driver_double(dir: &Path) -> PathBuf {
             ])
             .args(["-fvisibility=hidden", "-Wl,-soname,libcuda.so.1", "-o"])
             .arg(&lib)
-            .arg(driver_double_src_dir().join("cuda_double.c"))
+            .args(driver_double_sources())
             .arg("-lpthread"),
     );
     let link = dir.join("libcuda.so");

@@ -1,5 +1,5 @@
 //! Our `libcudart.so.13` against the TEST DOUBLE driver
-//! (`abi-tests/driver-double/cuda_double.c`, first on `LD_LIBRARY_PATH`):
+//! (`abi-tests/driver-double/libcuda/`, first on `LD_LIBRARY_PATH`):
 //! the double logs every driver call to `CUDA_DOUBLE_LOG`, and these tests
 //! assert the sequence of calls the runtime makes (lazy initialisation,
 //! primary-context handling, lazy module loading, per-thread streams).
