@@ -187,6 +187,23 @@ mod tests {
             .collect()
     }
 
+    /// `container_slice_from_ptr` on the start of `buf`, or NULL for None.
+    fn container_at(buf: Option<&[u64]>) -> Result<&[u8]> {
+        let p = buf.map_or(std::ptr::null(), |b| b.as_ptr() as *const u8);
+        // SAFETY: NULL, or a live buffer of the test; the function reads
+        // only the header and the extent the header declares, and a bad
+        // magic or an extent past the sanity limit is refused before that.
+        unsafe { container_slice_from_ptr(p) }
+    }
+
+    /// `wrapper_from_ptr` on the start of `buf`, or NULL for None.
+    fn wrapper_at(buf: Option<&[u64]>) -> Result<Wrapper<'_>> {
+        let p = buf.map_or(std::ptr::null(), |b| b.as_ptr() as *const u8);
+        // SAFETY: NULL, or a live wrapper of the test whose pointers lead
+        // to live containers and arrays of the same test.
+        unsafe { wrapper_from_ptr(p) }
+    }
+
     fn wrapper(version: u32, data: *const u64, array: *const u64) -> [u64; 3] {
         [
             WRAPPER_MAGIC as u64 | (version as u64) << 32,
@@ -200,7 +217,7 @@ mod tests {
         // Two containers back to back: only the first is returned.
         let mut two = container(1);
         two.extend(container(2));
-        let s = unsafe { container_slice_from_ptr(two.as_ptr() as *const u8) }.unwrap();
+        let s = container_at(Some(&two)).unwrap();
         assert_eq!(s.len(), 16 + 0x48);
         let fb = Fatbin::parse(s).unwrap();
         assert_eq!(fb.entries().next().unwrap().unwrap().payload, &[1; 8]);
@@ -208,25 +225,22 @@ mod tests {
 
     #[test]
     fn null_and_bad_magic() {
-        assert_eq!(
-            unsafe { container_slice_from_ptr(std::ptr::null()) },
-            Err(Error::NullPointer)
-        );
-        assert!(unsafe { wrapper_from_ptr(std::ptr::null()) }.is_err());
+        assert_eq!(container_at(None), Err(Error::NullPointer));
+        assert!(wrapper_at(None).is_err());
         let junk = [0u64; 4];
         assert!(matches!(
-            unsafe { container_slice_from_ptr(junk.as_ptr() as *const u8) },
+            container_at(Some(&junk)),
             Err(Error::BadMagic { .. })
         ));
         assert!(matches!(
-            unsafe { wrapper_from_ptr(junk.as_ptr() as *const u8) },
+            wrapper_at(Some(&junk)),
             Err(Error::BadMagic { .. })
         ));
         // A header that declares more than the sanity limit.
         let mut huge = container(0);
         huge[1] = u64::MAX;
         assert!(matches!(
-            unsafe { container_slice_from_ptr(huge.as_ptr() as *const u8) },
+            container_at(Some(&huge)),
             Err(Error::TooLarge { .. })
         ));
     }
@@ -235,7 +249,7 @@ mod tests {
     fn wrapper_v1() {
         let c = container(7);
         let w = wrapper(1, c.as_ptr(), std::ptr::null());
-        let w = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        let w = wrapper_at(Some(&w)).unwrap();
         assert_eq!(w.header.version, 1);
         assert!(w.prelinked.is_empty());
         assert_eq!(w.fatbin.as_bytes().len(), 16 + 0x48);
@@ -251,7 +265,7 @@ mod tests {
         // element pointing to a wrapper is followed too.
         let array = [obj_a.as_ptr() as u64, wb.as_ptr() as u64, 0];
         let w = wrapper(2, linked.as_ptr(), array.as_ptr());
-        let w = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        let w = wrapper_at(Some(&w)).unwrap();
         assert_eq!(w.header.version, 2);
         let tags: Vec<u8> = w
             .prelinked
@@ -262,7 +276,7 @@ mod tests {
         // An empty array (non-rdc nvlink wrapper before registration).
         let empty = [0u64];
         let w = wrapper(2, linked.as_ptr(), empty.as_ptr());
-        let w = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        let w = wrapper_at(Some(&w)).unwrap();
         assert!(w.prelinked.is_empty());
     }
 
@@ -274,7 +288,7 @@ mod tests {
         let mut w = wrapper(2, linked.as_ptr(), std::ptr::null());
         let array = [w.as_ptr() as u64, w.as_ptr() as u64, 0];
         w[2] = array.as_ptr() as u64;
-        let r = unsafe { wrapper_from_ptr(w.as_ptr() as *const u8) }.unwrap();
+        let r = wrapper_at(Some(&w)).unwrap();
         assert_eq!(r.prelinked.len(), 2);
     }
 }
