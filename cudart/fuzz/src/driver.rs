@@ -237,6 +237,7 @@ fn id_of(s: &State, h: *mut c_void, tag: usize, what: &str) -> Option<u64> {
 }
 
 /// Writes `v` to an out-parameter, `CUDA_ERROR_INVALID_VALUE` for null.
+/// Safety: `p` is NULL or valid for a write of a `T`.
 unsafe fn put<T>(p: *mut T, v: T) -> CUresult {
     if p.is_null() {
         return INVALID_VALUE;
@@ -263,14 +264,17 @@ unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
 }
 
 unsafe extern "C" fn cuDriverGetVersion(v: *mut c_int) -> CUresult {
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(v, 13000) }
 }
 
 unsafe extern "C" fn cuGetErrorName(_e: CUresult, s: *mut *const c_char) -> CUresult {
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(s, c"CUDA_ERROR_FAKE".as_ptr()) }
 }
 
 unsafe extern "C" fn cuDeviceGetCount(n: *mut c_int) -> CUresult {
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(n, 1) }
 }
 
@@ -278,6 +282,7 @@ unsafe extern "C" fn cuDeviceGet(d: *mut c_int, ordinal: c_int) -> CUresult {
     if ordinal != 0 {
         return INVALID_DEVICE;
     }
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(d, 0) }
 }
 
@@ -299,6 +304,7 @@ unsafe extern "C" fn cuDeviceGetAttribute(v: *mut c_int, attr: c_int, dev: c_int
         76 => minor as c_int,
         _ => 0,
     };
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(v, value) }
 }
 
@@ -306,6 +312,7 @@ unsafe extern "C" fn cuDevicePrimaryCtxRetain(ctx: *mut *mut c_void, dev: c_int)
     if dev != 0 {
         return INVALID_DEVICE;
     }
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(ctx, primary()) }
 }
 
@@ -324,6 +331,7 @@ unsafe extern "C" fn cuDevicePrimaryCtxGetState(
     if dev != 0 {
         return INVALID_DEVICE;
     }
+    // SAFETY: the runtime's out-pointers for this call; `put` refuses NULL.
     unsafe {
         let r = put(flags, 0);
         if r != SUCCESS {
@@ -334,6 +342,7 @@ unsafe extern "C" fn cuDevicePrimaryCtxGetState(
 }
 
 unsafe extern "C" fn cuCtxGetCurrent(ctx: *mut *mut c_void) -> CUresult {
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(ctx, CURRENT.with(|c| c.get()) as *mut c_void) }
 }
 
@@ -354,6 +363,7 @@ unsafe extern "C" fn cuCtxGetDevice(dev: *mut c_int, ctx: *mut c_void) -> CUresu
     if ctx != primary() {
         return INVALID_CONTEXT;
     }
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(dev, 0) }
 }
 
@@ -400,6 +410,7 @@ unsafe extern "C" fn cuLibraryLoadData(
             kernels: Vec::new(),
         },
     );
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(lib, handle(id, TAG_LIBRARY)) }
 }
 
@@ -457,10 +468,13 @@ unsafe extern "C" fn cuLibraryGetKernel(
             id
         }
     };
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(out, handle(id, TAG_KERNEL)) }
 }
 
 /// A variable's (fake) device address and size.
+/// Safety: `dptr` and `bytes` are NULL or valid for a write, `name` NULL or
+/// a NUL-terminated string.
 unsafe fn library_symbol(
     dptr: *mut u64,
     bytes: *mut usize,
@@ -484,6 +498,7 @@ unsafe fn library_symbol(
     };
     // Distinct per (library, variable), in no mapping of this process.
     let addr = HANDLE_BASE as u64 | lid << 24 | (index as u64 & 0xffff) << 8;
+    // SAFETY: `dptr` and `bytes` are the caller's out-pointers, each written only when not NULL.
     unsafe {
         if !dptr.is_null() {
             dptr.write(addr);
@@ -504,6 +519,7 @@ unsafe extern "C" fn cuLibraryGetGlobal(
     if CURRENT.with(|c| c.get()) == 0 {
         return INVALID_CONTEXT;
     }
+    // SAFETY: the runtime's arguments to cuLibraryGetGlobal/GetManaged, passed on as they came.
     unsafe { library_symbol(dptr, bytes, lib, name) }
 }
 
@@ -513,6 +529,7 @@ unsafe extern "C" fn cuLibraryGetManaged(
     lib: *mut c_void,
     name: *const c_char,
 ) -> CUresult {
+    // SAFETY: the runtime's arguments to cuLibraryGetGlobal/GetManaged, passed on as they came.
     unsafe { library_symbol(dptr, bytes, lib, name) }
 }
 
@@ -526,6 +543,7 @@ unsafe extern "C" fn cuKernelGetFunction(f: *mut *mut c_void, k: *mut c_void) ->
     if kernel(&mut state(), k).is_none() {
         return INVALID_HANDLE;
     }
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(f, k) }
 }
 
@@ -545,6 +563,7 @@ unsafe extern "C" fn cuKernelGetAttribute(
     let Some(&value) = usize::try_from(attr).ok().and_then(|a| k.attrs.get(a)) else {
         return INVALID_VALUE;
     };
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(v, value) }
 }
 
@@ -587,6 +606,7 @@ unsafe extern "C" fn cuKernelGetName(name: *mut *const c_char, k: *mut c_void) -
     };
     let (lib, index) = (k.library, k.index);
     let p = s.libraries[&lib].symbols.kernels[index].name.as_ptr();
+    // SAFETY: the runtime's out-pointer (driver API contract); `put` refuses NULL.
     unsafe { put(name, p) }
 }
 

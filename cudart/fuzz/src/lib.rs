@@ -355,6 +355,9 @@ pub fn registration(data: &[u8]) {
         let size = usize::from(r.u8()) * 4;
         let kind = r.u8();
         let slot: *mut *mut c_void = &mut slots[usize::from(r.u8() % 64)];
+        // SAFETY: `handle` is this input's live registration, `slot` a live
+        // slot of `slots`, `n` a NUL-terminated name that `kept_names` keeps
+        // for the registration's life.
         unsafe {
             if kind & 1 != 0 {
                 __cudaRegisterManagedVar(
@@ -397,9 +400,12 @@ pub fn registration(data: &[u8]) {
         ask(&mut late_names, &mut late_stubs);
     }
     if c0 & 0x80 == 0 {
+        // SAFETY: `handle` came from this input's __cudaRegisterFatBinary
+        // and is not yet unregistered.
         unsafe { __cudaRegisterFatBinaryEnd(handle) };
     }
     ask(&mut late_names, &mut late_stubs);
+    // SAFETY: `handle` is this input's registration, unregistered once here.
     unsafe {
         cudaGetLastError();
         __cudaUnregisterFatBinary(handle);
@@ -461,6 +467,8 @@ fn query(
         _ => stub(u16::from_le_bytes([a1, a2])).cast(),
     };
     let registered = stubs.contains(&func.cast());
+    // SAFETY: every pointer below is a live local or one of this input's
+    // stubs; an unregistered `func` is what the runtime must refuse.
     unsafe {
         match b & 7 {
             0 => {
