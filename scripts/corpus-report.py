@@ -124,6 +124,9 @@ def analyse(prog):
     a["paired_lo"] = min(paired) if paired else None
     a["paired_hi"] = max(paired) if paired else None
     a["paired_ours_slower"] = sum(p > 1 for p in paired)
+    # The median of the rounds' ratios: a round that ran slow on the host
+    # under one runtime only moves it by one place, not the median walls.
+    a["paired_median"] = median(paired) if paired else None
     a["comparable"] = (n["runs"] > 0 and o["runs"] > 0 and n["pass"] == n["runs"]
                        and o["pass"] == o["runs"] and not n["lib_bad"] and not o["lib_bad"])
     if a["ratio"] is not None and n["spread"] is not None and o["spread"] is not None:
@@ -263,6 +266,10 @@ def main():
           % (len(slower), ", ".join("%s %.2f" % (r["name"], r["ratio"]) for r in slower) or "-",
              len(faster), ", ".join("%s %.2f" % (r["name"], r["ratio"]) for r in faster) or "-",
              len(comp) - len(slower) - len(faster)))
+        pm = geomean([r["paired_median"] for r in comp if r["paired_median"]])
+        if pm:
+            w("- geometric mean of each program's median paired ratio (the rounds' ours/NVIDIA, "
+              "which cancels the host's drift between rounds): %.4f\n" % pm)
         tot_n = sum(r["nvidia"]["median"] for r in comp)
         tot_o = sum(r["ours"]["median"] for r in comp)
         w("- sum of the medians: NVIDIA %.2f s, ours %.2f s (%.3f)\n" % (tot_n / 1e9, tot_o / 1e9,
@@ -310,20 +317,23 @@ def main():
     w("## Per program\n\n")
     w("Wall time per process, from just before posix_spawn to just after wait4 (s, medians); "
       "spread = (max - min) / median; paired = the range of ours/NVIDIA over the rounds (the "
-      "two processes of a round ran back to back) and in how many rounds ours was slower; "
+      "two processes of a round ran back to back), its median, and in how many rounds ours "
+      "was slower; "
       "**yes** in *beyond spread* when |ours/NVIDIA - 1| exceeds both spreads.\n\n")
     w("| program | kind | runs | NVIDIA s | spread | ours s | spread | ours/NVIDIA | paired | "
-      "beyond spread | note |\n|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n")
+      "paired median | beyond spread | note |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|\n")
     for r in rows:
         n, o = r["nvidia"], r["ours"]
         paired = ("%.2f..%.2f (%d/%d slower)" % (r["paired_lo"], r["paired_hi"],
                                                   r["paired_ours_slower"], len(r["paired"]))
                   if r["paired"] else "-")
         ex = "-" if r["exceeds"] is None else ("**yes**" if r["exceeds"] else "no")
-        w("| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
+        w("| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
             r["name"], r["kind"], n["runs"], o["runs"], fmt_s(n["median"]),
             fmt_r(n["spread"]), fmt_s(o["median"]), fmt_r(o["spread"]),
-            "**%s**" % fmt_r(r["ratio"], 3) if r["ratio"] else "-", paired, ex,
+            "**%s**" % fmt_r(r["ratio"], 3) if r["ratio"] else "-", paired,
+            fmt_r(r["paired_median"], 3) if r["paired_median"] else "-", ex,
             "; ".join(r["notes"])))
     w("\n")
 

@@ -1,0 +1,74 @@
+//! `scripts/corpus-report.py` on a made-up corpus run: the ratio of the
+//! medians, the per-round (paired) ratios and their median, and the two
+//! geometric means of the summary.
+
+use abi_tests::*;
+use std::fmt::Write as _;
+
+/// One program's runs: `walls_ms[i]` = (NVIDIA, ours) of round i + 1.
+fn program(name: &str, walls_ms: &[(u64, u64)]) -> String {
+    let mut runs = [String::new(), String::new()];
+    for (i, &(n, o)) in walls_ms.iter().enumerate() {
+        for (k, ms) in [n, o].into_iter().enumerate() {
+            if i > 0 {
+                runs[k].push(',');
+            }
+            let _ = write!(
+                runs[k],
+                "{{\"round\": {}, \"rc\": 0, \"pass\": true, \"wall_ns\": {}}}",
+                i + 1,
+                ms * 1_000_000
+            );
+        }
+    }
+    format!(
+        "{{\"name\": \"{name}\", \"kind\": \"sample\", \"runs\": {{\"nvidia\": [{}], \"ours\": [{}]}}}}",
+        runs[0], runs[1]
+    )
+}
+
+#[test]
+fn corpus_report_gives_the_paired_median() {
+    let dir = scratch("corpus_report");
+    // "drift": equal in four rounds, ours slow in one; the medians of the
+    // walls differ (1.100), the median of the rounds' ratios does not.
+    let drift = program(
+        "drift",
+        &[(100, 100), (100, 150), (120, 120), (110, 110), (130, 130)],
+    );
+    // "steady": ours 2 % slower in every round.
+    let steady = program(
+        "steady",
+        &[(100, 102), (200, 204), (150, 153), (100, 102), (100, 102)],
+    );
+    let json = dir.join("corpus.json");
+    std::fs::write(
+        &json,
+        format!("{{\"settings\": {{\"rounds\": 5}}, \"programs\": [{drift}, {steady}]}}"),
+    )
+    .unwrap();
+    let (rc, out) = run_python_script("scripts/corpus-report.py", &[&json]);
+    assert_eq!(rc, 0, "{out}");
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("no row for {name}: {out}"))
+            .to_string()
+    };
+    // drift: medians 110 and 120 -> 1.091; rounds 1, 1.5, 1, 1, 1 -> 1.000.
+    let d = row("drift");
+    assert!(d.contains("**1.091**"), "{d}");
+    assert!(d.contains("1.00..1.50 (1/5 slower) | 1.000 |"), "{d}");
+    let s = row("steady");
+    assert!(s.contains("**1.020**"), "{s}");
+    assert!(s.contains("| 1.020 |"), "{s}");
+    // Geometric means: sqrt(1.0909 * 1.02) = 1.0549; sqrt(1.0 * 1.02) = 1.0100.
+    assert!(
+        out.contains("geometric mean of ours/NVIDIA over those 2: 1.0549"),
+        "{out}"
+    );
+    assert!(
+        out.contains("median paired ratio (the rounds' ours/NVIDIA, which cancels the host's drift between rounds): 1.0100"),
+        "{out}"
+    );
+}
