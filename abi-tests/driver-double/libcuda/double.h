@@ -210,28 +210,20 @@ struct alloc {
     struct alloc *next;
 };
 
-extern pthread_mutex_t g_lock;
+/* The state the rooms share (defined in registry.c, behind lock()). */
 extern struct obj *g_objs;
 extern struct alloc *g_allocs;
-extern int g_counters[128];
-extern int g_init_state;
-#define SHUT_DOWN (-1)          /* the exit handler of the first cuInit ran */
-extern int g_device_count;
 extern struct obj g_primary[MAX_DEVICES];
 extern size_t g_allocated;
+extern unsigned long long g_ctx_ids;
+extern int g_log_procs;
 
 /* The thread's context stack. */
 #define STACK_MAX 64
-
 extern __thread struct obj *t_stack[STACK_MAX];
 extern __thread int t_depth;
+/* Set by the per-thread (_ptsz/_ptds) entry points for the call they make. */
 extern __thread const char *t_variant;
-extern __thread int t_tid;
-extern int g_next_tid;
-extern unsigned long long g_ctx_ids;
-extern int g_log_fd;
-extern int g_log_procs;
-extern int g_log_tid;
 
 struct line {
     char buf[1024];
@@ -265,7 +257,6 @@ EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVers
 void lock(void);
 void unlock(void);
 int next_id(char c);
-int reuse_addresses(void);
 struct obj *new_obj(enum kind k, char prefix);
 struct obj *find_obj(const void *h, enum kind k);
 const char *ctx_label(struct obj *c);
@@ -273,7 +264,6 @@ int devices(void);
 int log_fd(void);
 void lput(struct line *l, const char *fmt, ...);
 int lstart(struct line *l, const char *name);
-void lwrite(struct line *l);
 CUresult done(struct line *l, CUresult rc);
 struct alloc *find_alloc(const void *p);
 void put_ptr(struct line *l, const char *key, const void *p);
@@ -287,18 +277,13 @@ CUresult check_stream(CUstream s, int per_thread, CUstream *effective);
 void release_mem(struct alloc *x);
 int in_freed_range(const void *p);
 void wipe_context(struct obj *c);
-uint16_t rd16(const unsigned char *p);
 uint32_t rd32(const unsigned char *p);
-uint64_t rd64(const unsigned char *p);
-int is_elf64(const unsigned char *p, size_t n);
 struct sym elf_lookup(const unsigned char *e, size_t n, const char *name);
 void pick_cubin(const unsigned char *img, const unsigned char **elf, size_t *elf_size);
 int runs_on_sm90(const unsigned char *img);
-void shutdown_at_exit(void);
 EXPORT CUresult cuInit(unsigned int flags);
 int driver_version(void);
 EXPORT CUresult cuDriverGetVersion(int *v);
-int error_index(CUresult e);
 EXPORT CUresult cuGetErrorName(CUresult e, const char **s);
 EXPORT CUresult cuGetErrorString(CUresult e, const char **s);
 EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal);

@@ -4,17 +4,18 @@
  * initialisation, versions and errors. */
 #include "double.h"
 
-pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct obj *g_objs;
 
 struct alloc *g_allocs;
 
-int g_counters[128];
+static int g_counters[128];
 
-int g_init_state;   /* 0 never called, 1 ok, SHUT_DOWN, else the failure code */
+#define SHUT_DOWN (-1)          /* the exit handler of the first cuInit ran */
+static int g_init_state;   /* 0 never called, 1 ok, SHUT_DOWN, else the failure code */
 
-int g_device_count = -1;
+static int g_device_count = -1;
 
 struct obj g_primary[MAX_DEVICES];
 
@@ -27,9 +28,9 @@ __thread int t_depth;
 /* Set by the per-thread (_ptsz/_ptds) entry points for the call they make. */
 __thread const char *t_variant;
 
-__thread int t_tid;
+static __thread int t_tid;
 
-int g_next_tid;
+static int g_next_tid;
 
 void lock(void) { pthread_mutex_lock(&g_lock); }
 
@@ -39,7 +40,7 @@ int next_id(char c) { return ++g_counters[(unsigned char)c & 127]; }
 
 /* CUDA_DOUBLE_REUSE=1: a new stream or event takes the address of a
  * destroyed one of its kind, as the real driver's allocator may. */
-int reuse_addresses(void) {
+static int reuse_addresses(void) {
     const char *s = getenv("CUDA_DOUBLE_REUSE");
     return s && *s == '1';
 }
@@ -104,11 +105,11 @@ int devices(void) {
 /* ------------------------------------------------------------------------ */
 /* The call log.                                                            */
 
-int g_log_fd = -2;
+static int g_log_fd = -2;
 
 int g_log_procs;
 
-int g_log_tid;
+static int g_log_tid;
 
 int log_fd(void) {
     if (g_log_fd == -2) {
@@ -143,7 +144,7 @@ int lstart(struct line *l, const char *name) {
     return v != NULL;
 }
 
-void lwrite(struct line *l) {
+static void lwrite(struct line *l) {
     int fd = log_fd();
     if (fd < 0) return;
     if (g_log_tid) {
@@ -283,13 +284,13 @@ void wipe_context(struct obj *c) {
 /* ------------------------------------------------------------------------ */
 /* Minimal cubin (ELF64) reading, to find kernels and globals by name.      */
 
-uint16_t rd16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint16_t rd16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 uint32_t rd32(const unsigned char *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
 
-uint64_t rd64(const unsigned char *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+static uint64_t rd64(const unsigned char *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
-int is_elf64(const unsigned char *p, size_t n) {
+static int is_elf64(const unsigned char *p, size_t n) {
     return n >= 64 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F' && p[4] == 2 && p[5] == 1;
 }
 
@@ -397,7 +398,7 @@ int runs_on_sm90(const unsigned char *img) {
 /* ------------------------------------------------------------------------ */
 /* Initialisation, versions, errors.                                        */
 
-void shutdown_at_exit(void) {
+static void shutdown_at_exit(void) {
     struct line l;
     lstart(&l, "(driver shutdown at exit)");
     lock();
@@ -473,7 +474,7 @@ static const struct { int code; const char *name; const char *text; } g_errors[]
     {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 
-int error_index(CUresult e) {
+static int error_index(CUresult e) {
     for (size_t i = 0; i < sizeof g_errors / sizeof g_errors[0]; i++)
         if (g_errors[i].code == e) return (int)i;
     return -1;
