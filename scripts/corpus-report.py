@@ -73,6 +73,10 @@ def fmt_ms(ns):
     return "%.2f" % ms if ms < 100 else "%.0f" % ms
 
 
+def ms3(ns):
+    return "-" if ns is None else "%.3f" % (ns / 1e6)
+
+
 def fmt_r(x, digits=2):
     return "-" if x is None else "%.*f" % (digits, x)
 
@@ -105,6 +109,12 @@ def analyse(prog):
         a[rt]["cpu_s"] = median(cpu)
         rss = [r["rusage"]["maxrss_kib"] for r in ran if "rusage" in r]
         a[rt]["maxrss_mib"] = median(rss) / 1024 if rss else None
+        # calltime.so's figures (CORPUS_CALLTIME=1): per runtime function,
+        # the medians over the processes of its calls, total and longest.
+        calls = [r["calls"] for r in ran if r.get("calls")]
+        a[rt]["calls"] = {
+            fn: {k: median([c[fn][k] for c in calls if fn in c]) for k in ("n", "total_ns", "max_ns")}
+            for fn in sorted({fn for c in calls for fn in c})}
         wl = [r["workload"] for r in ran if r.get("workload")]
         if wl:
             parts = sorted({k for w_ in wl for k in (w_.get("parts_s") or {})})
@@ -352,6 +362,27 @@ def main():
             cells.append("%s / %s" % (fmt_r(r["nvidia"]["cpu_s"]), fmt_r(r["ours"]["cpu_s"])))
             cells.append("%s / %s" % (fmt_r(r["nvidia"]["maxrss_mib"], 0), fmt_r(r["ours"]["maxrss_mib"], 0)))
             w("| %s | %s |\n" % (r["name"], " | ".join(cells)))
+        w("\n")
+
+    timed = [r for r in rows if r["nvidia"]["calls"] or r["ours"]["calls"]]
+    if timed:
+        w("## Runtime calls per program (calltime.so)\n\n")
+        w("Each wrapped runtime function a program called, timed around the call by "
+          "`bench/corpus/calltime.so` under both runtimes (medians over the processes): calls, "
+          "their total and the longest one, in ms; sorted by how much more time ours spent.\n\n")
+        w("| program | function | calls | NVIDIA total | ours total | ours - NVIDIA | "
+          "NVIDIA longest | ours longest |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+        for r in timed:
+            cn, co = r["nvidia"]["calls"], r["ours"]["calls"]
+            fns = sorted(set(cn) | set(co), key=lambda f: -((co.get(f) or {}).get("total_ns", 0)
+                                                          - (cn.get(f) or {}).get("total_ns", 0)))
+            for fn in fns:
+                a, b = cn.get(fn) or {}, co.get(fn) or {}
+                w("| %s | `%s` | %s | %s | %s | %+.3f | %s | %s |\n" % (
+                    r["name"], fn, "%s / %s" % (fmt_r(a.get("n"), 0), fmt_r(b.get("n"), 0)),
+                    ms3(a.get("total_ns")), ms3(b.get("total_ns")),
+                    (b.get("total_ns", 0) - a.get("total_ns", 0)) / 1e6,
+                    ms3(a.get("max_ns")), ms3(b.get("max_ns"))))
         w("\n")
 
     wl = [r for r in rows if r["nvidia"].get("workload_parts") or r["ours"].get("workload_parts")]

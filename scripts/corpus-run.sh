@@ -71,6 +71,9 @@
 #   CORPUS_ORDER     abab (default) or abba
 #   CORPUS_WARMUP    1 (default) or 0
 #   CORPUS_PHASES    base (default), driver or off
+#   CORPUS_CALLTIME  1: also preload bench/corpus/calltime.so (each wrapped
+#                    runtime call's count, total, longest and first time,
+#                    per process: a run's "calls"); default 0
 #   CORPUS_TIMEOUT   seconds per process (default 60)
 #   CORPUS_TORCH_TIMEOUT  seconds per workload process (default 300)
 #   CORPUS_BUDGET    seconds for all runs (default 540)
@@ -144,6 +147,13 @@ if phases_mode != "off":
         say("WARNING: no %s (bench/corpus/build.sh BUNDLE/corpus): no phases, wall times only" % shim)
         shim, phases_mode = None, "off"
 
+calltime = None
+if E.get("CORPUS_CALLTIME", "0") == "1":
+    calltime = os.path.join(bundle, "corpus", "calltime.so")
+    if not os.path.exists(calltime):
+        say("WARNING: no %s (bench/corpus/build.sh BUNDLE/corpus): no call times" % calltime)
+        calltime = None
+
 # ---- environments -------------------------------------------------------------
 base_env = {k: v for k, v in E.items()
             if not k.startswith("CUDART_TRACE") and k not in ("LD_DEBUG", "LD_DEBUG_OUTPUT")}
@@ -156,13 +166,29 @@ def with_libdir(env, libdir):
     return env
 
 
-def with_shim(env, phases_file):
+def with_shim(env, phases_file, calls_file):
     env = dict(env)
-    if shim:
-        pre = env.get("LD_PRELOAD", "")
-        env["LD_PRELOAD"] = (pre + ":" + shim) if pre else shim
-        env["PHASES_FILE"] = phases_file
+    for so, var, path in ((shim, "PHASES_FILE", phases_file),
+                          (calltime, "CALLTIME_FILE", calls_file)):
+        if so:
+            pre = env.get("LD_PRELOAD", "")
+            env["LD_PRELOAD"] = (pre + ":" + so) if pre else so
+            env[var] = path
     return env
+
+
+def parse_calls(path, pid):
+    """calltime.so's lines of process pid: {function: {n, total_ns, max_ns, first_ns}}."""
+    calls = {}
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return None
+    for l in lines:
+        kv = dict(w.split("=", 1) for w in l.split()[1:] if "=" in w)
+        if l.startswith("calltime ") and kv.get("pid") == str(pid) and "fn" in kv:
+            calls[kv["fn"]] = {k: int(kv.get(k, 0)) for k in ("n", "total_ns", "max_ns", "first_ns")}
+    return calls
 
 
 wc_env = None
@@ -314,6 +340,7 @@ machine = {
 libraries = {"nvidia": file_info(os.path.join(nv_lib, "libcudart.so.13")),
              "ours": file_info(os.path.join(ours_lib, "libcudart.so.13"))}
 settings = {"rounds": rounds, "order": order, "warmup": warmup, "phases": phases_mode,
+            "calltime": bool(calltime),
             "shim": shim, "timeout_s": timeout_s, "torch_timeout_s": torch_timeout_s,
             "budget_s": budget, "parts": parts, "skip": sorted(skip), "only": sorted(only),
             "workload_steps": steps, "workload_parts": wl_parts}
@@ -397,8 +424,8 @@ def tail(path, n):
 def run_one(p, rt, rnd, tag):
     d = os.path.join(work, p["name"], "%s.%s" % (rt, tag))
     os.makedirs(d, exist_ok=True)
-    so, se, pf = (os.path.join(d, x) for x in ("stdout", "stderr", "phases"))
-    env = with_shim(p["env"][rt], pf)
+    so, se, pf, cf = (os.path.join(d, x) for x in ("stdout", "stderr", "phases", "calls"))
+    env = with_shim(p["env"][rt], pf, cf)
     argv = p["argv"][rt]
     exe = resolve(argv[0], p["cwd"], env)
     fa = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
@@ -443,6 +470,8 @@ def run_one(p, rt, rnd, tag):
                     "nivcsw": ru.ru_nivcsw}}
     rec, others = parse_phases(pf, pid) if shim else (None, 0)
     r["children_records"] = others
+    if calltime:
+        r["calls"] = parse_calls(cf, pid)
     if rec:
         r["marks"], r["phases"] = derive(rec, t0, t1)
         libs = [x for x in rec.get("libcudart", "").split(",") if x]

@@ -84,3 +84,89 @@ fn extra_programs_check_the_mapped_library_and_the_parts() {
         );
     }
 }
+
+/// A stand-in that calls two runtime functions through the global scope
+/// (as a program's PLT does), so the preloaded calltime.so sees them.
+const CALLER: &str = r#"
+import ctypes, json
+ctypes.CDLL("libcudart.so.13", mode=ctypes.RTLD_GLOBAL)
+g = ctypes.CDLL(None)
+p = ctypes.c_void_p()
+for _ in range(3):
+    g.cudaFree(None)
+g.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(64))
+print(json.dumps({"parts": {"a": {"ok": True, "time_s": 0.01}}}))
+"#;
+
+#[test]
+fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
+    let dir = scratch("corpus_run_calltime");
+    let bundle = dir.join("bundle");
+    std::fs::create_dir_all(bundle.join("corpus")).unwrap();
+    for shim in ["phases", "calltime"] {
+        run_ok(
+            Command::new("cc")
+                .args(["-O2", "-fPIC", "-shared", "-o"])
+                .arg(bundle.join(format!("corpus/{shim}.so")))
+                .arg(repo_root().join(format!("bench/corpus/{shim}.c")))
+                .arg("-ldl"),
+        );
+    }
+    let script = dir.join("caller.py");
+    std::fs::write(&script, CALLER).unwrap();
+    let nv = Runtime::Nvidia.lib_dir();
+    let ours = Runtime::Ours.lib_dir();
+    let (nv, ours, py) = (nv.display(), ours.display(), script.display());
+    let extra = format!(
+        "caller\tEXPECT_LIB={nv} LD_LIBRARY_PATH={nv} python3 {py}\tEXPECT_LIB={ours} LD_LIBRARY_PATH={ours} python3 {py}\n"
+    );
+    let out_dir = dir.join("out");
+    run_ok(
+        Command::new("bash")
+            .arg(repo_root().join("scripts/corpus-run.sh"))
+            .arg(&bundle)
+            .arg(ours.to_string())
+            .arg(nv.to_string())
+            .arg(&out_dir)
+            .arg("2")
+            .env("CORPUS_PARTS", "extra")
+            .env("CORPUS_EXTRA", &extra)
+            .env("CORPUS_WARMUP", "0")
+            .env("CORPUS_CALLTIME", "1"),
+    );
+    let counts = run_ok(
+        Command::new("python3")
+            .arg("-c")
+            .arg(
+                "import json,sys\n\
+         for p in json.load(open(sys.argv[1]))['programs']:\n\
+         \x20 for rt in ('nvidia','ours'):\n\
+         \x20   for r in p['runs'][rt]:\n\
+         \x20     c = r.get('calls') or {}\n\
+         \x20     print(rt, r.get('libcudart_ok'), sorted((k, v['n']) for k, v in c.items()))\n",
+            )
+            .arg(out_dir.join("corpus.json")),
+    );
+    let counts = String::from_utf8_lossy(&counts.stdout).into_owned();
+    let want = "[('cudaFree', 3), ('cudaMalloc', 1)]";
+    for rt in ["nvidia", "ours"] {
+        let line = format!("{rt} True {want}");
+        assert_eq!(
+            counts.lines().filter(|l| *l == line).count(),
+            2,
+            "two runs with {line:?} in:\n{counts}"
+        );
+    }
+    let report = run_ok(
+        Command::new("python3")
+            .arg(repo_root().join("scripts/corpus-report.py"))
+            .arg(out_dir.join("corpus.json")),
+    );
+    let report = String::from_utf8_lossy(&report.stdout).into_owned();
+    assert!(
+        report.contains("## Runtime calls per program (calltime.so)")
+            && report.contains("| caller | `cudaFree` | 3 / 3 |")
+            && report.contains("| caller | `cudaMalloc` | 1 / 1 |"),
+        "no call rows in:\n{report}"
+    );
+}

@@ -7,6 +7,8 @@
 #   OUTDIR/phases.so       the LD_PRELOAD timing shim (phases.c), cc
 #   OUTDIR/phases-drv.so   the same with -DPHASES_DRIVER (cuInit and the first
 #                          context call timed; CORPUS_PHASES=driver)
+#   OUTDIR/calltime.so     times the runtime calls a program makes (calltime.c;
+#                          CORPUS_CALLTIME=1)
 #   OUTDIR/managed_migrate, copies, thrust_cub, texture_stencil
 #                          the corpus's own programs (nvcc, -cudart shared,
 #                          sm_90 machine code + compute_90 PTX, as c-samples)
@@ -31,11 +33,12 @@ if [[ -z ${NVCC:-} ]]; then
 fi
 
 failed=0
-# 1. The shim (needs only a C compiler).
-for v in phases: phases-drv:-DPHASES_DRIVER; do
-  name=${v%%:*} defs=()
-  [[ -n ${v#*:} ]] && defs=("${v#*:}")
-  if $cc -O2 -Wall -Wextra -fPIC -shared "${defs[@]}" -o "$out/$name.so" "$here/phases.c" -ldl \
+# 1. The shims (need only a C compiler).
+for v in phases:phases: phases-drv:phases:-DPHASES_DRIVER calltime:calltime:; do
+  IFS=: read -r name src def <<<"$v"
+  defs=()
+  [[ -n $def ]] && defs=("$def")
+  if $cc -O2 -Wall -Wextra -fPIC -shared "${defs[@]}" -o "$out/$name.so" "$here/$src.c" -ldl \
       >"$out/logs/$name.log" 2>&1; then
     echo "  $name.so ok" >&2
   else
