@@ -7,6 +7,7 @@
 //! run even with exit status 0.
 
 use abi_tests::*;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const STAND_IN: &str = r#"
@@ -27,18 +28,53 @@ for p in json.load(open(sys.argv[1]))["programs"]:
                   (r.get("workload") or {}).get("failed_parts"))
 "#;
 
+/// A scratch bundle whose corpus/ holds the named shims of bench/corpus.
+fn bundle_with(dir: &Path, shims: &[&str]) -> PathBuf {
+    let bundle = dir.join("bundle");
+    std::fs::create_dir_all(bundle.join("corpus")).unwrap();
+    for shim in shims {
+        run_ok(
+            Command::new("cc")
+                .args(["-O2", "-fPIC", "-shared", "-o"])
+                .arg(bundle.join(format!("corpus/{shim}.so")))
+                .arg(repo_root().join(format!("bench/corpus/{shim}.c")))
+                .arg("-ldl"),
+        );
+    }
+    bundle
+}
+
+/// scripts/corpus-run.sh over the CORPUS_EXTRA programs `extra`, no
+/// warm-up, with the extra environment `env`; returns the corpus.json.
+fn corpus_run(
+    dir: &Path,
+    bundle: &Path,
+    extra: &str,
+    rounds: u32,
+    env: &[(&str, &str)],
+) -> PathBuf {
+    let out_dir = dir.join("out");
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo_root().join("scripts/corpus-run.sh"))
+        .arg(bundle)
+        .arg(Runtime::Ours.lib_dir())
+        .arg(Runtime::Nvidia.lib_dir())
+        .arg(&out_dir)
+        .arg(rounds.to_string())
+        .env("CORPUS_PARTS", "extra")
+        .env("CORPUS_EXTRA", extra)
+        .env("CORPUS_WARMUP", "0");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    run_ok(&mut cmd);
+    out_dir.join("corpus.json")
+}
+
 #[test]
 fn extra_programs_check_the_mapped_library_and_the_parts() {
     let dir = scratch("corpus_run_extra");
-    let bundle = dir.join("bundle");
-    std::fs::create_dir_all(bundle.join("corpus")).unwrap();
-    run_ok(
-        Command::new("cc")
-            .args(["-O2", "-fPIC", "-shared", "-o"])
-            .arg(bundle.join("corpus/phases.so"))
-            .arg(repo_root().join("bench/corpus/phases.c"))
-            .arg("-ldl"),
-    );
+    let bundle = bundle_with(&dir, &["phases"]);
     let script = dir.join("stand_in.py");
     std::fs::write(&script, STAND_IN).unwrap();
     let nv = Runtime::Nvidia.lib_dir();
@@ -49,26 +85,9 @@ fn extra_programs_check_the_mapped_library_and_the_parts() {
          wrong_lib\tEXPECT_LIB={nv} LD_LIBRARY_PATH={nv} python3 {py} ok\tEXPECT_LIB={ours} LD_LIBRARY_PATH={nv} python3 {py} ok\n\
          failed_part\tLD_LIBRARY_PATH={nv} python3 {py} ok\tLD_LIBRARY_PATH={ours} python3 {py} bad\n"
     );
-    let out_dir = dir.join("out");
-    run_ok(
-        Command::new("bash")
-            .arg(repo_root().join("scripts/corpus-run.sh"))
-            .arg(&bundle)
-            .arg(ours.to_string())
-            .arg(nv.to_string())
-            .arg(&out_dir)
-            .arg("1")
-            .env("CORPUS_PARTS", "extra")
-            .env("CORPUS_EXTRA", &extra)
-            .env("CORPUS_WARMUP", "0"),
-    );
+    let json = corpus_run(&dir, &bundle, &extra, 1, &[]);
     // One line per run: "name runtime pass libcudart_ok failed_parts".
-    let summary = run_ok(
-        Command::new("python3")
-            .arg("-c")
-            .arg(SUMMARY)
-            .arg(out_dir.join("corpus.json")),
-    );
+    let summary = run_ok(Command::new("python3").arg("-c").arg(SUMMARY).arg(&json));
     let lines = String::from_utf8_lossy(&summary.stdout).into_owned();
     for want in [
         "good nvidia True True []",
@@ -101,17 +120,7 @@ print(json.dumps({"parts": {"a": {"ok": True, "time_s": 0.01}}}))
 #[test]
 fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
     let dir = scratch("corpus_run_calltime");
-    let bundle = dir.join("bundle");
-    std::fs::create_dir_all(bundle.join("corpus")).unwrap();
-    for shim in ["phases", "calltime"] {
-        run_ok(
-            Command::new("cc")
-                .args(["-O2", "-fPIC", "-shared", "-o"])
-                .arg(bundle.join(format!("corpus/{shim}.so")))
-                .arg(repo_root().join(format!("bench/corpus/{shim}.c")))
-                .arg("-ldl"),
-        );
-    }
+    let bundle = bundle_with(&dir, &["phases", "calltime"]);
     let script = dir.join("caller.py");
     std::fs::write(&script, CALLER).unwrap();
     let nv = Runtime::Nvidia.lib_dir();
@@ -120,20 +129,7 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
     let extra = format!(
         "caller\tEXPECT_LIB={nv} LD_LIBRARY_PATH={nv} python3 {py}\tEXPECT_LIB={ours} LD_LIBRARY_PATH={ours} python3 {py}\n"
     );
-    let out_dir = dir.join("out");
-    run_ok(
-        Command::new("bash")
-            .arg(repo_root().join("scripts/corpus-run.sh"))
-            .arg(&bundle)
-            .arg(ours.to_string())
-            .arg(nv.to_string())
-            .arg(&out_dir)
-            .arg("2")
-            .env("CORPUS_PARTS", "extra")
-            .env("CORPUS_EXTRA", &extra)
-            .env("CORPUS_WARMUP", "0")
-            .env("CORPUS_CALLTIME", "1"),
-    );
+    let json = corpus_run(&dir, &bundle, &extra, 2, &[("CORPUS_CALLTIME", "1")]);
     let counts = run_ok(
         Command::new("python3")
             .arg("-c")
@@ -145,7 +141,7 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
          \x20     c = r.get('calls') or {}\n\
          \x20     print(rt, r.get('libcudart_ok'), sorted((k, v['n']) for k, v in c.items()))\n",
             )
-            .arg(out_dir.join("corpus.json")),
+            .arg(&json),
     );
     let counts = String::from_utf8_lossy(&counts.stdout).into_owned();
     let want = "[('cudaFree', 3), ('cudaMalloc', 1)]";
@@ -160,7 +156,7 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
     let report = run_ok(
         Command::new("python3")
             .arg(repo_root().join("scripts/corpus-report.py"))
-            .arg(out_dir.join("corpus.json")),
+            .arg(&json),
     );
     let report = String::from_utf8_lossy(&report.stdout).into_owned();
     assert!(
