@@ -21,6 +21,9 @@
 //                       5 (what our cudaPointerGetAttributes asks): whether
 //                       the driver's cost grows with the attributes asked
 //   event.record_query  cudaEventRecord + cudaEventQuery of a live event
+//   event.drv_pair      the driver's cuEventCreate + cuEventDestroy, one more
+//                       event, SCALE_PAIRS times: event.pair_new's driver
+//                       floor in the same process
 //   stream.launch_sync  an empty kernel on a live stream + cudaStreamSynchronize
 // and at the end
 //   <kind>.destroy_all  destroying all N (ns per destroy), oldest first
@@ -70,6 +73,44 @@ static void drv_attrs(const std::vector<void *> &live, long n, long pairs, long 
     }
     emit(count == 1 ? "alloc.drv_attr1" : "alloc.drv_attr5", n, ns, pairs);
   }
+}
+
+// The driver's cuEventCreate and cuEventDestroy, found through the runtime
+// (no -lcuda).
+typedef int (*EvCreate)(void **, unsigned);
+typedef int (*EvDestroy)(void *);
+
+static void drv_event_pairs(long n, long pairs) {
+  static EvCreate create = nullptr;
+  static EvDestroy destroy = nullptr;
+  static bool looked = false;
+  if (!looked) {
+    looked = true;
+    void *c = nullptr, *d = nullptr;
+    cudaDriverEntryPointQueryResult qc, qd;
+    if (cudaGetDriverEntryPointByVersion("cuEventCreate", &c, 12000, cudaEnableDefault, &qc) == cudaSuccess &&
+        qc == cudaDriverEntryPointSuccess &&
+        cudaGetDriverEntryPointByVersion("cuEventDestroy", &d, 12000, cudaEnableDefault, &qd) == cudaSuccess &&
+        qd == cudaDriverEntryPointSuccess) {
+      create = (EvCreate)c;
+      destroy = (EvDestroy)d;
+    } else {
+      (void)cudaGetLastError();
+    }
+  }
+  if (!create || !destroy) return;
+  int bad = 0;
+  uint64_t t0 = now_ns();
+  for (long k = 0; k < pairs; k++) {
+    void *e = nullptr;
+    bad |= create(&e, 0);
+    bad |= destroy(e);
+  }
+  double ns = (double)(now_ns() - t0);
+  if (bad)
+    emit_stop("event.drv_pair", n, "cuEventCreate or cuEventDestroy failed", cudaErrorUnknown);
+  else
+    emit("event.drv_pair", n, ns, pairs);
 }
 
 struct Ops {
@@ -193,6 +234,7 @@ int main(int argc, char **argv) {
       }
       emit("event.record_query", n, (double)(now_ns() - t0), pairs);
       SCK(cudaDeviceSynchronize());
+      drv_event_pairs(n, pairs);
     } else {
       const long reps = std::min(pairs, 200L);
       t0 = now_ns();
