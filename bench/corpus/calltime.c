@@ -15,12 +15,10 @@
  * At exit (a destructor), one line per function called is appended to
  * $CALLTIME_FILE (read at start; nothing is written without it):
  *   calltime pid=<pid> fn=<name> n=<calls> total_ns=<sum> max_ns=<longest> first_ns=<first call>
- * and one line `calltime pid=<pid> span_ns=<first call's start to last
- * call's end>`.
  *
  * Only functions whose arguments are all integers or pointers are wrapped
  * (so that forwarding is exact): the list is CALLS below. A program that
- * calls none of them writes only the span line (0).
+ * calls none of them writes nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -28,7 +26,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,7 +85,6 @@ struct callstat {
   _Atomic uint64_t n, total, max, first;
 };
 static struct callstat stats[N_CALLS];
-static _Atomic uint64_t span_first, span_last;
 static const char *out_file;
 
 static uint64_t now_ns(void) {
@@ -99,15 +95,11 @@ static uint64_t now_ns(void) {
 
 static void note(int id, uint64_t t0, uint64_t t1) {
   struct callstat *s = &stats[id];
-  uint64_t d = t1 - t0, zero = 0, m;
+  uint64_t d = t1 - t0, m;
   if (atomic_fetch_add(&s->n, 1) == 0) atomic_store(&s->first, d);
   atomic_fetch_add(&s->total, d);
   m = atomic_load(&s->max);
   while (d > m && !atomic_compare_exchange_weak(&s->max, &m, d)) {
-  }
-  atomic_compare_exchange_strong(&span_first, &zero, t0);
-  m = atomic_load(&span_last);
-  while (t1 > m && !atomic_compare_exchange_weak(&span_last, &m, t1)) {
   }
 }
 
@@ -116,7 +108,7 @@ static void note(int id, uint64_t t0, uint64_t t1) {
 #define WRAP(name, params, args)                                  \
   err_t name params {                                             \
     static err_t(*_Atomic real) params;                           \
-    err_t(*fn_) params = atomic_load(&real);                        \
+    err_t(*fn_) params = atomic_load(&real);                      \
     if (!fn_) {                                                   \
       fn_ = (err_t(*) params)dlsym(RTLD_NEXT, #name);             \
       if (!fn_) return 999;                                       \
@@ -147,7 +139,5 @@ __attribute__((destructor)) static void calltime_fini(void) {
             (unsigned long long)atomic_load(&stats[i].max),
             (unsigned long long)atomic_load(&stats[i].first));
   }
-  uint64_t a = atomic_load(&span_first), b = atomic_load(&span_last);
-  fprintf(f, "calltime pid=%d span_ns=%llu\n", pid, (unsigned long long)(a ? b - a : 0));
   fclose(f);
 }
