@@ -25,13 +25,18 @@
  *                  again, then once on a new thread: is the first call's
  *                  cost per thread or per process?
  *   unload         what cuLibraryUnload costs after the library's kernels
- *                  were launched, four ways taking turns over 3 rounds (a
+ *                  were launched, five ways taking turns over 3 rounds (a
  *                  fresh library of FATBIN each time, every kernel found
  *                  with cuLibraryEnumerateKernels): "kernel" every kernel
  *                  launched through its CUkernel, "func" through the
  *                  function cuKernelGetFunction gives (what our runtime
  *                  does), "one" one kernel through its function, "none"
- *                  no launch; prints "PROBE unload WAY us kernels=N"
+ *                  no launch, and "module": a module of the same image
+ *                  (cuModuleLoadData), every function found with
+ *                  cuModuleEnumerateFunctions and launched, then
+ *                  cuModuleUnload (whether the module API's unload costs
+ *                  less per loaded function); prints "PROBE unload WAY us
+ *                  kernels=N"
  *   kernels        the first launch of each of the 100 kernels of FATBIN
  *                  (r99: _Z6r99_NNPi) in one process, the ways rotating
  *                  kernel by kernel, so that process-to-process drift
@@ -278,10 +283,36 @@ int main(int argc, char **argv) {
         SYM(cuLibraryUnload, "cuLibraryUnload");
         SYM(cuLibraryGetKernelCount, "cuLibraryGetKernelCount");
         SYM(cuLibraryEnumerateKernels, "cuLibraryEnumerateKernels");
-        static const char *ways[] = {"kernel", "func", "one", "none"};
+        CUresult (*cuModuleUnload)(H) = dlsym(drv, "cuModuleUnload");
+        CUresult (*cuModuleGetFunctionCount)(unsigned *, H) = dlsym(drv, "cuModuleGetFunctionCount");
+        CUresult (*cuModuleEnumerateFunctions)(H *, unsigned, H) = dlsym(drv, "cuModuleEnumerateFunctions");
+        const int have_mod = cuModuleLoadData && cuModuleUnload && cuModuleGetFunctionCount &&
+                             cuModuleEnumerateFunctions;
+        static const char *ways[] = {"kernel", "func", "one", "none", "module"};
+        const int n_ways = have_mod ? 5 : 4;
         for (int round = 0; round < 3; round++) {
-            for (int w = 0; w < 4; w++) {
-                const char *way = ways[(w + round) % 4];
+            for (int w = 0; w < n_ways; w++) {
+                const char *way = ways[(w + round) % n_ways];
+                if (!strcmp(way, "module")) {
+                    H m = NULL;
+                    unsigned n = 0;
+                    CUresult r = cuModuleLoadData(&m, fatbin);
+                    r |= cuModuleGetFunctionCount(&n, m);
+                    H *fs = calloc(n ? n : 1, sizeof(H));
+                    if (!fs) return 2;
+                    r |= cuModuleEnumerateFunctions(fs, n, m);
+                    double t0 = now_us();
+                    for (unsigned i = 0; i < n; i++)
+                        r |= cuLaunchKernel(fs[i], 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
+                    r |= cuCtxSynchronize();
+                    double t1 = now_us();
+                    r |= cuModuleUnload(m);
+                    double t2 = now_us();
+                    printf("PROBE unload module %.2f kernels=%u launched=%u launch_us=%.2f%s\n", t2 - t1,
+                           n, n, t1 - t0, r ? " FAILED" : "");
+                    free(fs);
+                    continue;
+                }
                 H l = NULL;
                 unsigned n = 0;
                 CUresult r = cuLibraryLoadData(&l, fatbin, NULL, NULL, 0, NULL, NULL, 0);

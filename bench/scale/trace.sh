@@ -16,7 +16,8 @@
 #            (dlclose: is cuLibraryUnload called, and what it costs)
 # And bench/probe_load's unload path on r99.fatbin (100 kernels) and
 # k2000.fatbin (2,000): cuLibraryUnload after launching every kernel
-# through its CUkernel, through its function, one kernel, or none.
+# through its CUkernel, through its function, one kernel, or none; and
+# cuModuleUnload of a module of the same image after launching all of it.
 # Writes OUT/trace-RUNTIME-RUN.txt (drvtrace's lines: ns since the first
 # call, function, result, ns in the call), OUT/bench-RUNTIME-RUN.jsonl (the
 # program's own results) and OUT/trace-summary.txt: per run and runtime,
@@ -59,7 +60,9 @@ run kernels SCALE_KERNELS_SIZES="10 1000" SCALE_KERNELS_MAX=0 SCALE_BENCH_SECOND
 
 # The driver's own cost of unloading a library whose kernels were launched
 # through their CUkernel, through cuKernelGetFunction's functions (as ours
-# does), one of them, or none (bench/probe_load.c, path unload; no runtime).
+# does), one of them, or none, and of unloading a module of the same image
+# whose functions were all launched (bench/probe_load.c, path unload; no
+# runtime).
 for img in r99.fatbin k2000.fatbin; do
   (cd "$dir" && timeout -k 5 60 ./probe_load unload "$img" "$img") >"$out/unload-$img.txt" 2>&1
   echo "unload probe $img rc=$?"
@@ -94,7 +97,8 @@ for path in sorted(glob.glob(os.path.join(out, "unload-*.txt"))):
         f = line.split()
         if len(f) >= 4 and f[:2] == ["PROBE", "unload"]:
             rows[(f[2], f[4])].append(float(f[3]))
-    print("== cuLibraryUnload of %s (us, each round)" % os.path.basename(path)[len("unload-"):-len(".txt")])
+    print("== cuLibraryUnload (module: cuModuleUnload) of %s (us, each round)"
+          % os.path.basename(path)[len("unload-"):-len(".txt")])
     for (way, n), us in sorted(rows.items()):
         print("  %-7s %-10s %s" % (way, n, ", ".join("%.1f" % u for u in us)))
     print()
