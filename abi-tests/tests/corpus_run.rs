@@ -166,3 +166,60 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
         "no call rows in:\n{report}"
     );
 }
+
+/// bench/corpus/teardown_probe.py with its child on the test double: every
+/// way of ending a process runs, and each process's set-up, end and
+/// teardown are measured.
+#[test]
+fn teardown_probe_runs_every_mode() {
+    let dir = scratch("corpus_teardown_probe");
+    let double = build_driver_double(&dir.join("double"));
+    let child = dir.join("teardown_child");
+    run_ok(
+        Command::new(c_compiler())
+            .args(["-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+            .arg(&child)
+            .arg(repo_root().join("bench/corpus/teardown_child.c"))
+            .arg("-ldl"),
+    );
+    let json = dir.join("teardown.json");
+    let out = run_ok(
+        Command::new("python3")
+            .arg(repo_root().join("bench/corpus/teardown_probe.py"))
+            .arg(&child)
+            .arg("2")
+            .arg("--json")
+            .arg(&json)
+            .env("LD_LIBRARY_PATH", &double),
+    );
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    let check = run_ok(Command::new("python3").arg("-c").arg(
+        "import json,sys\n\
+         d = json.load(open(sys.argv[1]))\n\
+         for r in d['runs']:\n\
+         \x20 print(r['mode'], r['rc'], r.get('driver_rc'), 'teardown_ns' in r and r['teardown_ns'] > 0)\n",
+    ).arg(&json));
+    let lines = String::from_utf8_lossy(&check.stdout).into_owned();
+    for mode in [
+        "init",
+        "ctx",
+        "ctx_release",
+        "ctx_reset",
+        "alloc",
+        "alloc_free",
+        "alloc_reset",
+    ] {
+        let want = format!("{mode} 0 0 True");
+        assert_eq!(
+            lines.lines().filter(|l| *l == want).count(),
+            2,
+            "two runs with {want:?} in:\n{lines}"
+        );
+        assert!(
+            table
+                .lines()
+                .any(|l| l.starts_with(&format!("{mode:<12} 2/2"))),
+            "no row for {mode} in:\n{table}"
+        );
+    }
+}

@@ -9,6 +9,9 @@
 #                          context call timed; CORPUS_PHASES=driver)
 #   OUTDIR/calltime.so     times the runtime calls a program makes (calltime.c;
 #                          CORPUS_CALLTIME=1)
+#   OUTDIR/teardown_child, teardown_probe.py
+#                          what a process's teardown follows, driver only:
+#                          python3 OUTDIR/teardown_probe.py OUTDIR/teardown_child 10
 #   OUTDIR/managed_migrate, copies, thrust_cub, texture_stencil
 #                          the corpus's own programs (nvcc, -cudart shared,
 #                          sm_90 machine code + compute_90 PTX, as c-samples)
@@ -47,6 +50,15 @@ for v in phases:phases: phases-drv:phases:-DPHASES_DRIVER calltime:calltime:; do
     failed=$((failed + 1))
   fi
 done
+
+if $cc -O2 -Wall -Wextra -o "$out/teardown_child" "$here/teardown_child.c" -ldl \
+    >"$out/logs/teardown_child.log" 2>&1; then
+  cp "$here/teardown_probe.py" "$out/"
+  echo "  teardown_child ok" >&2
+else
+  echo "  teardown_child FAILED (log: $out/logs/teardown_child.log)" >&2
+  failed=$((failed + 1))
+fi
 
 # 2. The programs.
 programs=(managed_migrate copies texture_stencil thrust_cub)
