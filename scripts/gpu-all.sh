@@ -35,6 +35,8 @@
 #            and JAX workloads where CUPY_BUNDLE and JAX_BUNDLE are given
 #   scale    the scale curves (bench/scale/run.sh)
 #   scaletrace  the driver calls behind them (bench/scale/trace.sh)
+#   teardown what a process's teardown follows, driver only
+#            (bench/corpus/teardown_probe.py, TEARDOWN_ROUNDS, default 10)
 #   bench    the benchmark suite (bench-run.sh)        -> OUT/bench.json
 #   driverpages bench/probe_startup and bench/probe_warm under each runtime,
 #            3 processes each: the driver code pages a start-up maps, and
@@ -188,6 +190,12 @@ fi
 if [[ -d $gb/scale ]]; then
   part scale "${SCALE_LIMIT:-240}" bash "$gb/scale/run.sh" "$gb/scale" "$gb/lib" "${nv_lib:-auto}" "$rest/scale" "${SCALE_ROUNDS:-1}"
   [[ -f $rest/scale/scale.json ]] && mkdir -p "$out/scale" && cp "$rest/scale/scale.json" "$out/scale/"
+fi
+# What a process's teardown follows (bench/corpus/teardown_probe.py:
+# driver only, seven ways of ending, TEARDOWN_ROUNDS rounds, default 10).
+if [[ -f $gb/corpus/teardown_probe.py ]]; then
+  part teardown 120 python3 "$gb/corpus/teardown_probe.py" "$gb/corpus/teardown_child" \
+    "${TEARDOWN_ROUNDS:-10}" --json "$rest/teardown/teardown.json"
 fi
 # The driver calls behind the scale curves that grow faster under ours
 # (bench/scale/trace.sh: allocations, events, dlclose of kernel libraries).

@@ -86,6 +86,7 @@ def main(argv):
             m, len(ok), n, ms("setup_ns"), ms("end_ns"), ms("teardown_ns"), both,
             " ".join("%.0f" % (x["teardown_ns"] / 1e6) for x in ok)))
     if json_out:
+        os.makedirs(os.path.dirname(os.path.abspath(json_out)), exist_ok=True)
         with open(json_out, "w") as f:
             json.dump({"child": child, "rounds": rounds, "modes": modes, "runs": recs}, f, indent=1)
     return 0 if all(x["rc"] == 0 for x in recs) else 1
