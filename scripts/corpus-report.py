@@ -162,6 +162,37 @@ def analyse(prog):
     return a
 
 
+def load_reasons(path):
+    """c-samples/differences.txt: program -> the listed reason it differs."""
+    reasons = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#") and ":" in line:
+                    name, why = line.split(":", 1)
+                    reasons[name.strip()] = why.strip()
+    except OSError:
+        pass
+    return reasons
+
+
+def why_left_out(r, reasons):
+    """(class, text) for a program not in the mean: NVIDIA's runtime died
+    of a signal where ours passed every run; a listed difference; or not
+    explained."""
+    n, o = r["nvidia"], r["ours"]
+    ours_ok = o["runs"] > 0 and o["pass"] == o["runs"] and not o["lib_bad"]
+    failed_rcs = [c for c in n["rcs"] if c not in (0, None)]
+    if ours_ok and n["pass"] < n["runs"] and failed_rcs and all(128 < c < 160 for c in failed_rcs):
+        return "crash", ("NVIDIA's runtime died of signal %s in %d of %d runs (its time ends at the "
+                         "crash); ours passed every run") % (
+            "/".join(str(c - 128) for c in failed_rcs), n["runs"] - n["pass"], n["runs"])
+    if r["name"] in reasons:
+        return "listed", reasons[r["name"]]
+    return "unexplained", "; ".join(r["notes"]) or "-"
+
+
 def geomean(xs):
     xs = [x for x in xs if x and x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
@@ -223,6 +254,11 @@ def main():
                          "run): their programs are reported together")
     ap.add_argument("--png", help="write the ratio picture here (needs matplotlib)")
     ap.add_argument("--meta", help='"date, commit, machine" for the header')
+    ap.add_argument("--reasons",
+                    default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                         "c-samples", "differences.txt"),
+                    help="the known differences and their reasons (default: "
+                         "c-samples/differences.txt)")
     args = ap.parse_args()
     docs = []
     for path in args.corpus_json:
@@ -285,9 +321,17 @@ def main():
         w("- sum of the medians: NVIDIA %.2f s, ours %.2f s (%.3f)\n" % (tot_n / 1e9, tot_o / 1e9,
                                                                       tot_o / tot_n))
     left = [r for r in rows if not r["comparable"]]
+    reasons = load_reasons(args.reasons)
+    why = {r["name"]: why_left_out(r, reasons) for r in left}
     if left:
         w("- not in the mean (a run failed or timed out, no run, or another libcudart "
           "mapped): %s\n" % ", ".join(r["name"] for r in left))
+        for cls, label in (("crash", "NVIDIA's runtime crashed where ours passed"),
+                           ("listed", "a listed difference (`c-samples/differences.txt`)"),
+                           ("unexplained", "**not explained**")):
+            names = [r["name"] for r in left if why[r["name"]][0] == cls]
+            if names:
+                w("  - %s: %s\n" % (label, ", ".join(names)))
     if args.png:
         if picture(rows, args.png):
             w("\n![ours/NVIDIA per program](%s)\n" % os.path.basename(args.png))
@@ -346,6 +390,14 @@ def main():
             fmt_r(r["paired_median"], 3) if r["paired_median"] else "-", ex,
             "; ".join(r["notes"])))
     w("\n")
+
+    if left:
+        w("## Not in the mean\n\n")
+        w("| program | NVIDIA s | ours s | why |\n|---|---:|---:|---|\n")
+        for r in left:
+            w("| %s | %s | %s | %s |\n" % (r["name"], fmt_s(r["nvidia"]["median"]),
+                                          fmt_s(r["ours"]["median"]), why[r["name"]][1]))
+        w("\n")
 
     have_phases = [r for r in rows if r["nvidia"]["phases"] or r["ours"]["phases"]]
     if have_phases:

@@ -72,3 +72,70 @@ fn corpus_report_gives_the_paired_median() {
         "{out}"
     );
 }
+
+/// One run of a made-up program: round, exit status, pass.
+fn run(round: u32, rc: i32, pass: bool) -> String {
+    format!("{{\"round\": {round}, \"rc\": {rc}, \"pass\": {pass}, \"wall_ns\": 100000000}}")
+}
+
+#[test]
+fn corpus_report_says_why_a_program_is_not_in_the_mean() {
+    let dir = scratch("corpus_report_left_out");
+    let prog = |name: &str, nvidia: [String; 2], ours: [String; 2]| {
+        format!(
+            "{{\"name\": \"{name}\", \"kind\": \"sample\", \"runs\": {{\"nvidia\": [{}], \"ours\": [{}]}}}}",
+            nvidia.join(","),
+            ours.join(",")
+        )
+    };
+    // NVIDIA's runtime dies of SIGSEGV (rc 139) where ours passes; a
+    // program whose difference is listed; one that fails under ours.
+    let crashed = prog(
+        "crashed",
+        [run(1, 139, false), run(2, 139, false)],
+        [run(1, 0, true), run(2, 0, true)],
+    );
+    let listed = prog(
+        "listed",
+        [run(1, 1, false), run(2, 1, false)],
+        [run(1, 0, true), run(2, 0, true)],
+    );
+    let broken = prog(
+        "broken",
+        [run(1, 0, true), run(2, 0, true)],
+        [run(1, 1, false), run(2, 0, true)],
+    );
+    let json = dir.join("corpus.json");
+    std::fs::write(
+        &json,
+        format!(
+            "{{\"settings\": {{\"rounds\": 2}}, \"programs\": [{crashed}, {listed}, {broken}]}}"
+        ),
+    )
+    .unwrap();
+    let reasons = dir.join("differences.txt");
+    std::fs::write(
+        &reasons,
+        "# made up\nlisted: it reads a value NVIDIA's does not\n",
+    )
+    .unwrap();
+    let (rc, out) = run_python_script(
+        "scripts/corpus-report.py",
+        &[
+            json.as_os_str(),
+            std::ffi::OsStr::new("--reasons"),
+            reasons.as_os_str(),
+        ],
+    );
+    assert_eq!(rc, 0, "{out}");
+    for want in [
+        "  - NVIDIA's runtime crashed where ours passed: crashed\n",
+        "  - a listed difference (`c-samples/differences.txt`): listed\n",
+        "  - **not explained**: broken\n",
+        "| crashed | 0.100 | 0.100 | NVIDIA's runtime died of signal 11 in 2 of 2 runs",
+        "| listed | 0.100 | 0.100 | it reads a value NVIDIA's does not |",
+        "| broken | 0.100 | 0.100 | ours: 1/2 pass (rc 0,1) |",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+}
