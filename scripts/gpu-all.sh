@@ -192,7 +192,7 @@ if [[ -d $gb/scale ]]; then
   [[ -f $rest/scale/scale.json ]] && mkdir -p "$out/scale" && cp "$rest/scale/scale.json" "$out/scale/"
 fi
 # What a process's teardown follows (bench/corpus/teardown_probe.py:
-# driver only, seven ways of ending, TEARDOWN_ROUNDS rounds, default 10).
+# driver only, nine ways of ending, TEARDOWN_ROUNDS rounds, default 10).
 if [[ -f $gb/corpus/teardown_probe.py ]]; then
   part teardown 120 python3 "$gb/corpus/teardown_probe.py" "$gb/corpus/teardown_child" \
     "${TEARDOWN_ROUNDS:-10}" --json "$rest/teardown/teardown.json"

@@ -15,6 +15,11 @@
  *     alloc        ctx, 64 MiB of device memory, 1 MiB pinned, one copy
  *     alloc_free   alloc, then both freed before the exit
  *     alloc_reset  alloc, then cuDevicePrimaryCtxReset before the exit
+ *     alloc_idle   alloc, then 300 ms with nothing queued before the exit
+ *                  (does the GPU's idle time before the end matter?)
+ *     two_ctx      ctx, and a second context made (cuCtxCreate_v4) and
+ *                  destroyed before the exit, as c-samples/life_threads
+ *                  does (whose teardown was short under both runtimes)
  *
  * Prints one line, just before exit() (CLOCK_MONOTONIC, the parent's clock):
  *   teardown mode=<mode> rc=<0 or the first failing CUresult>
@@ -37,15 +42,17 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static const char *const modes[] = {"init",       "ctx",   "ctx_release", "ctx_reset",
-                                    "alloc",      "alloc_free", "alloc_reset"};
+static const char *const modes[] = {"init",        "ctx",         "ctx_release", "ctx_reset", "alloc",
+                                    "alloc_free",  "alloc_reset", "alloc_idle",  "two_ctx"};
 
 int main(int argc, char **argv) {
   const char *mode = argc == 2 ? argv[1] : "";
   int known = 0;
   for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) known |= !strcmp(mode, modes[i]);
   if (!known) {
-    fprintf(stderr, "usage: %s init|ctx|ctx_release|ctx_reset|alloc|alloc_free|alloc_reset\n",
+    fprintf(stderr,
+            "usage: %s init|ctx|ctx_release|ctx_reset|alloc|alloc_free|alloc_reset|alloc_idle|"
+            "two_ctx\n",
             argv[0]);
     return 2;
   }
@@ -66,8 +73,11 @@ int main(int argc, char **argv) {
   CUresult (*host_free)(void *) = (CUresult(*)(void *))dlsym(drv, "cuMemFreeHost");
   CUresult (*htod)(uint64_t, const void *, size_t) =
       (CUresult(*)(uint64_t, const void *, size_t))dlsym(drv, "cuMemcpyHtoD_v2");
+  CUresult (*create)(H *, void *, unsigned, int) =
+      (CUresult(*)(H *, void *, unsigned, int))dlsym(drv, "cuCtxCreate_v4");
+  CUresult (*destroy)(H) = (CUresult(*)(H))dlsym(drv, "cuCtxDestroy_v2");
   if (!init || !retain || !release || !reset || !set || !alloc || !free_ || !host_alloc ||
-      !host_free || !htod) {
+      !host_free || !htod || !create || !destroy) {
     fprintf(stderr, "teardown_child: a driver function is missing\n");
     return 1;
   }
@@ -100,6 +110,14 @@ int main(int argc, char **argv) {
   } else if (!strcmp(mode, "alloc_free")) {
     CALL(free_(dptr));
     CALL(host_free(pinned));
+  } else if (!strcmp(mode, "alloc_idle")) {
+    struct timespec idle = {0, 300 * 1000 * 1000};
+    nanosleep(&idle, NULL);
+  } else if (!strcmp(mode, "two_ctx")) {
+    H other = NULL;
+    CALL(create(&other, NULL, 0, 0));
+    CALL(destroy(other));
+    CALL(set(ctx));
   }
   uint64_t t2 = now_ns();
   printf("teardown mode=%s rc=%d setup_ns=%llu end_ns=%llu t_exit=%llu\n", mode, rc,

@@ -21,7 +21,8 @@ import subprocess
 import sys
 import time
 
-MODES = ["init", "ctx", "ctx_release", "ctx_reset", "alloc", "alloc_free", "alloc_reset"]
+MODES = ["init", "ctx", "ctx_release", "ctx_reset", "alloc", "alloc_free", "alloc_reset",
+         "alloc_idle", "two_ctx"]
 
 
 def median(xs):
