@@ -24,6 +24,8 @@ import math
 import os
 import sys
 
+from differences import DEFAULT as DEFAULT_REASONS, load_reasons
+
 PHASES = [  # key, column title, what it holds
     ("start", "start", "spawn to phases.so's constructor: exec, the loader, the "
      "constructors of the libraries the program links (libcudart.so.13's among them)"),
@@ -162,21 +164,6 @@ def analyse(prog):
     return a
 
 
-def load_reasons(path):
-    """c-samples/differences.txt: program -> the listed reason it differs."""
-    reasons = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line and not line.startswith("#") and ":" in line:
-                    name, why = line.split(":", 1)
-                    reasons[name.strip()] = why.strip()
-    except OSError:
-        pass
-    return reasons
-
-
 def why_left_out(r, reasons):
     """(class, text) for a program not in the mean: NVIDIA's runtime died
     of a signal where ours passed every run; a listed difference; or not
@@ -254,9 +241,7 @@ def main():
                          "run): their programs are reported together")
     ap.add_argument("--png", help="write the ratio picture here (needs matplotlib)")
     ap.add_argument("--meta", help='"date, commit, machine" for the header')
-    ap.add_argument("--reasons",
-                    default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                         "c-samples", "differences.txt"),
+    ap.add_argument("--reasons", default=DEFAULT_REASONS,
                     help="the known differences and their reasons (default: "
                          "c-samples/differences.txt)")
     args = ap.parse_args()

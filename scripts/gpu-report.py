@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 
+from differences import DEFAULT as DEFAULT_REASONS, load_reasons
+
 TRACE_LINES = 40   # trace lines shown per differing sample
 STDERR_LINES = 25  # stderr lines shown per failing run
 
@@ -48,21 +50,6 @@ def block(text, lang=""):
     return "%s%s\n%s\n%s\n" % (fence, lang, text, fence)
 
 
-def load_reasons(path):
-    """c-samples/differences.txt: sample -> the reason it may differ."""
-    reasons = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line and not line.startswith("#") and ":" in line:
-                    name, why = line.split(":", 1)
-                    reasons[name.strip()] = why.strip()
-    except OSError:
-        pass
-    return reasons
-
-
 def classify(r, reasons):
     """identical | nvidia-crash | listed | unexplained."""
     if r.get("identical_stdout"):
@@ -96,7 +83,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("results")
     ap.add_argument("--commit", default=None)
-    ap.add_argument("--reasons", default="c-samples/differences.txt",
+    ap.add_argument("--reasons", default=DEFAULT_REASONS,
                     help="the known differences and their reasons")
     ap.add_argument("--note", default=None,
                     help="a paragraph put under the title (e.g. 'dry run')")
