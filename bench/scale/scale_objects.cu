@@ -37,20 +37,20 @@ enum Kind { ALLOC, EVENT, STREAM };
 // cuPointerGetAttributes, found through the runtime (no -lcuda).
 typedef int (*PtrAttrs)(unsigned, int *, void **, unsigned long long);
 
+// A driver function by name (the 12.0 version), found through the runtime;
+// nullptr when the runtime or the driver has none.
+static void *driver_entry(const char *name) {
+  void *p = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+      q == cudaDriverEntryPointSuccess)
+    return p;
+  (void)cudaGetLastError();
+  return nullptr;
+}
+
 static void drv_attrs(const std::vector<void *> &live, long n, long pairs, long step) {
-  static PtrAttrs fn = nullptr;
-  static bool looked = false;
-  if (!looked) {
-    looked = true;
-    void *p = nullptr;
-    cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &p, 12000, cudaEnableDefault, &q) ==
-            cudaSuccess &&
-        q == cudaDriverEntryPointSuccess)
-      fn = (PtrAttrs)p;
-    else
-      (void)cudaGetLastError();
-  }
+  static PtrAttrs fn = (PtrAttrs)driver_entry("cuPointerGetAttributes");
   if (!fn) return;
   // CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2, DEVICE_POINTER 3, HOST_POINTER 4,
   // IS_MANAGED 8, DEVICE_ORDINAL 9.
@@ -81,23 +81,8 @@ typedef int (*EvCreate)(void **, unsigned);
 typedef int (*EvDestroy)(void *);
 
 static void drv_event_pairs(long n, long pairs) {
-  static EvCreate create = nullptr;
-  static EvDestroy destroy = nullptr;
-  static bool looked = false;
-  if (!looked) {
-    looked = true;
-    void *c = nullptr, *d = nullptr;
-    cudaDriverEntryPointQueryResult qc, qd;
-    if (cudaGetDriverEntryPointByVersion("cuEventCreate", &c, 12000, cudaEnableDefault, &qc) == cudaSuccess &&
-        qc == cudaDriverEntryPointSuccess &&
-        cudaGetDriverEntryPointByVersion("cuEventDestroy", &d, 12000, cudaEnableDefault, &qd) == cudaSuccess &&
-        qd == cudaDriverEntryPointSuccess) {
-      create = (EvCreate)c;
-      destroy = (EvDestroy)d;
-    } else {
-      (void)cudaGetLastError();
-    }
-  }
+  static EvCreate create = (EvCreate)driver_entry("cuEventCreate");
+  static EvDestroy destroy = (EvDestroy)driver_entry("cuEventDestroy");
   if (!create || !destroy) return;
   int bad = 0;
   uint64_t t0 = now_ns();
