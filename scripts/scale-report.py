@@ -84,6 +84,21 @@ def collect(doc):
     return data, stops, checks, libs, runs
 
 
+def held_memory(doc):
+    """{n: {rt: [(loaded_bytes, freed_bytes)...]}} from the kernels.dlclose rows."""
+    mem = {}
+    for run in doc.get("runs", []):
+        for r in run.get("results", []):
+            if r.get("bench") == "kernels.dlclose" and "freed_bytes" in r and r.get("n") is not None:
+                mem.setdefault(int(r["n"]), {}).setdefault(run.get("runtime"), []).append(
+                    (r.get("loaded_bytes", 0), r["freed_bytes"]))
+    return mem
+
+
+def fmt_mib(b):
+    return "%.1f" % (b / 2**20)
+
+
 def analyse(bench, per_n, growth_limit):
     rows = []
     for n in sorted(per_n):
@@ -234,6 +249,22 @@ def main():
                 continue
             seen.add(key)
             w("| `%s` | %s | %s | %s | %s | %s |\n" % (b, rt, rnd, fmt_n(n or 0), why, err or "-"))
+        w("\n")
+
+    mem = held_memory(doc)
+    if mem:
+        w("## Device memory a library's kernels held, and what dlclose gave back\n\n"
+          "`kernels.dlclose`: cudaMemGetInfo's free memory before the `dlopen` less that after "
+          "every kernel's first launch (held), and after the `dlclose` less before it (given "
+          "back), MiB, per round. A runtime that unloads the library at `dlclose` gives back "
+          "what it held; one that keeps it loaded gives back nothing.\n\n"
+          "| kernels | NVIDIA held / given back | ours held / given back |\n|---:|---|---|\n")
+        for n in sorted(mem):
+            cells = []
+            for rt in ("nvidia", "ours"):
+                xs = mem[n].get(rt, [])
+                cells.append(", ".join("%s / %s" % (fmt_mib(a), fmt_mib(b)) for a, b in xs) or "-")
+            w("| %s | %s | %s |\n" % (fmt_n(n), cells[0], cells[1]))
         w("\n")
 
     w("## Growth per benchmark\n\n")

@@ -14,6 +14,12 @@
 //                         (host time of the launch calls)
 //   kernels.launch_same   1000 launches of kernel 0
 //   kernels.dlclose       dlclose (unregistration; ns per kernel)
+//   Each kernels.dlclose row also says what device memory the library's
+//   loaded kernels held ("loaded_bytes": cudaMemGetInfo's free memory
+//   before the dlopen less that after the first launches) and what the
+//   dlclose gave back ("freed_bytes": free memory after it less that
+//   before it): whether a runtime unloads the library at dlclose or keeps
+//   it loaded.
 // Part 2, up to SCALE_KERNELS_MAX (1e6) registered kernels: copies of the
 // largest library (10,000 kernels each, distinct files) are dlopen'ed and
 // kept open; at M = 1e4, 3e4, 1e5, ... registered kernels:
@@ -114,6 +120,8 @@ int main(int argc, char **argv) {
       continue;
     }
     Lib l;
+    size_t free0 = 0, free1 = 0, free2 = 0, total = 0;
+    SCK(cudaMemGetInfo(&free0, &total));
     uint64_t t0 = now_ns();
     if (!open_lib(path, l)) {
       emit_stop("kernels.dlopen", k, "dlopen failed");
@@ -143,9 +151,14 @@ int main(int argc, char **argv) {
     SCK(cudaStreamSynchronize(s));
     expect += 1000;
     emit("kernels.launch_same", k, tw, 1000, check(c, expect));
+    SCK(cudaMemGetInfo(&free1, &total));
     t0 = now_ns();
     dlclose(l.h);
-    emit("kernels.dlclose", k, (double)(now_ns() - t0), k);
+    double tc = (double)(now_ns() - t0);
+    SCK(cudaMemGetInfo(&free2, &total));
+    emit("kernels.dlclose", k, tc, k,
+         kv("loaded_bytes", (double)free0 - (double)free1) +
+             kv("freed_bytes", (double)free2 - (double)free1));
     if (k > biggest) biggest = k;
   }
 
