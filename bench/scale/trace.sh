@@ -17,7 +17,8 @@
 # And bench/probe_load's unload path on r99.fatbin (100 kernels) and
 # k2000.fatbin (2,000): cuLibraryUnload after launching every kernel
 # through its CUkernel, through its function, one kernel, or none; and
-# cuModuleUnload of a module of the same image after launching all of it.
+# cuModuleUnload of a module of the same image after launching all of it;
+# each also with CUDA_MODULE_LOADING=EAGER.
 # Writes OUT/trace-RUNTIME-RUN.txt (drvtrace's lines: ns since the first
 # call, function, result, ns in the call), OUT/bench-RUNTIME-RUN.jsonl (the
 # program's own results) and OUT/trace-summary.txt: per run and runtime,
@@ -62,10 +63,17 @@ run kernels SCALE_KERNELS_SIZES="10 1000" SCALE_KERNELS_MAX=0 SCALE_BENCH_SECOND
 # through their CUkernel, through cuKernelGetFunction's functions (as ours
 # does), one of them, or none, and of unloading a module of the same image
 # whose functions were all launched (bench/probe_load.c, path unload; no
-# runtime).
+# runtime). Again with CUDA_MODULE_LOADING=EAGER (every function loaded
+# with its library): NVIDIA's runtime gives back the same device memory at
+# dlclose for 0.2 us per launched kernel, where both unloads cost the
+# driver 2-3 us per loaded function, and whether eager loading is what
+# makes the difference is the question.
 for img in r99.fatbin k2000.fatbin; do
   (cd "$dir" && timeout -k 5 60 ./probe_load unload "$img" "$img") >"$out/unload-$img.txt" 2>&1
   echo "unload probe $img rc=$?"
+  (cd "$dir" && CUDA_MODULE_LOADING=EAGER timeout -k 5 60 ./probe_load unload "$img" "$img") \
+    >"$out/unload-eager-$img.txt" 2>&1
+  echo "unload probe $img, eager loading, rc=$?"
 done
 
 python3 - "$out" >"$out/trace-summary.txt" <<'PY'
@@ -95,7 +103,9 @@ for path in sorted(glob.glob(os.path.join(out, "unload-*.txt"))):
     rows = collections.defaultdict(list)
     for line in open(path, errors="replace"):
         f = line.split()
-        if len(f) >= 4 and f[:2] == ["PROBE", "unload"]:
+        # the ways' lines only: "PROBE unload WAY US kernels=K ..." (the
+        # set-up lines, "PROBE unload cuInit US", have no kernels= field)
+        if len(f) >= 5 and f[:2] == ["PROBE", "unload"] and f[4].startswith("kernels="):
             rows[(f[2], f[4])].append(float(f[3]))
     print("== cuLibraryUnload (module: cuModuleUnload) of %s (us, each round)"
           % os.path.basename(path)[len("unload-"):-len(".txt")])
