@@ -592,3 +592,69 @@ fn trace_sh_parses() {
         "trace.sh --help:\n{help}"
     );
 }
+
+/// trace.sh's summary (`bench/scale/trace-summary.py`) over made-up
+/// outputs shaped as the GPU run writes them: drvtrace lines per runtime,
+/// and the unload probe's output, whose set-up lines ("PROBE unload cuInit
+/// US", four fields) once made the summary fail with an IndexError.
+#[test]
+fn trace_summary_reads_traces_and_unload_ways() {
+    let dir = scratch("scale_trace_summary");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write(
+        "trace-ours-kernels.txt",
+        "100 cuInit 0 90000000\n\
+         200 cuLibraryLoadData 0 3000000\n\
+         300 cuKernelGetFunction 0 4000\n\
+         400 cuKernelGetFunction 0 6000\n\
+         500 cuLibraryUnload 0 2500000\n\
+         not a call line\n",
+    );
+    write("trace-nvidia-kernels.txt", "100 cuInit 0 95000000\n");
+    let probe = "PROBE unload cuInit 98418.40\n\
+                 PROBE unload cuDevicePrimaryCtxRetain 100848.22\n\
+                 PROBE unload kernel 157.94 kernels=100 launched=100 launch_us=1096.53\n\
+                 PROBE unload module 142.82 kernels=100 launched=100 launch_us=758.92\n\
+                 PROBE unload none 8.62 kernels=100 launched=0 launch_us=2.00\n\
+                 PROBE unload kernel 147.42 kernels=100 launched=100 launch_us=864.80\n";
+    write("unload-r99.fatbin.txt", probe);
+    write("unload-eager-r99.fatbin.txt", probe);
+    let out = run_ok(
+        Command::new("python3")
+            .arg(scale_src().join("trace-summary.py"))
+            .arg(&dir),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "== kernels under ours: 4 driver functions",
+        "== kernels under nvidia: 1 driver functions",
+        "cuLibraryUnload, each: 2500000 ns",
+        "of r99.fatbin (us, each round)",
+        "of eager-r99.fatbin (us, each round)",
+        "kernel  kernels=100 157.9, 147.4",
+        "module  kernels=100 142.8",
+        "none    kernels=100 8.6",
+    ] {
+        assert!(text.contains(want), "no {want:?} in the summary:\n{text}");
+    }
+    // cuKernelGetFunction: 2 calls, 0.010 ms, 5000 ns each.
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("cuKernelGetFunction"))
+        .unwrap_or_else(|| panic!("no cuKernelGetFunction line:\n{text}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        words[1..],
+        ["2", "calls", "0.010", "ms", "5000", "ns", "each"],
+        "{line}"
+    );
+    // The set-up lines are not ways: the section lists the three ways only.
+    let ways: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.ends_with("of r99.fatbin (us, each round)"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(ways, ["kernel", "module", "none"], "{text}");
+}
