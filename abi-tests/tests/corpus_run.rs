@@ -167,6 +167,94 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
     );
 }
 
+/// A stand-in runtime whose managed-memory calls answer with what they were
+/// given, folded into one number, so a caller sees whether calltime.so
+/// forwarded each argument exactly (a struct cudaMemLocation by value in
+/// particular, which calltime.so passes on as a 64-bit integer).
+const ECHO_RUNTIME: &str = r#"
+#include <stddef.h>
+struct loc { int type; int id; };
+int cudaMemPrefetchAsync(const void *p, size_t n, struct loc l, unsigned f, void *s) {
+  return (int)((size_t)p + n) * 1000000 + l.type * 10000 + l.id * 100 + (int)f + (s ? 50 : 0);
+}
+int cudaMemAdvise(const void *p, size_t n, int advice, struct loc l) {
+  return (int)((size_t)p + n) * 1000000 + advice * 100000 + l.type * 10000 + l.id * 100;
+}
+int cudaMemDiscardAndPrefetchBatchAsync(void **p, size_t *n, size_t count, struct loc *l,
+                                        size_t *idx, size_t nl, unsigned long long f, void *s) {
+  return (int)(count * 100000 + (size_t)l[0].id * 10000 + idx[0] * 1000 + nl * 100 + f * 10) +
+         (s ? 5 : 0) + (p && n ? 0 : 1);
+}
+"#;
+
+const ECHO_CALLER: &str = r#"
+#include <stdio.h>
+#include <stddef.h>
+struct loc { int type; int id; };
+int cudaMemPrefetchAsync(const void *, size_t, struct loc, unsigned, void *);
+int cudaMemAdvise(const void *, size_t, int, struct loc);
+int cudaMemDiscardAndPrefetchBatchAsync(void **, size_t *, size_t, struct loc *, size_t *,
+                                        size_t, unsigned long long, void *);
+int main(void) {
+  struct loc a = {1, 7}, b = {3, 0};
+  void *ptrs[1] = {0};
+  size_t sizes[1] = {4}, idx[1] = {2};
+  printf("%d %d %d %d\n", cudaMemPrefetchAsync((void *)1, 2, a, 3, (void *)8),
+         cudaMemPrefetchAsync(0, 0, b, 0, 0), cudaMemAdvise((void *)2, 1, 4, a),
+         cudaMemDiscardAndPrefetchBatchAsync(ptrs, sizes, 3, &a, idx, 1, 6, (void *)8));
+  return 0;
+}
+"#;
+
+/// calltime.so's wrappers pass every argument on exactly, a struct
+/// cudaMemLocation by value included, and count each call.
+#[test]
+fn calltime_forwards_managed_memory_arguments_exactly() {
+    let dir = scratch("corpus_calltime_forward");
+    let bundle = bundle_with(&dir, &["calltime"]);
+    std::fs::write(dir.join("echo.c"), ECHO_RUNTIME).unwrap();
+    std::fs::write(dir.join("caller.c"), ECHO_CALLER).unwrap();
+    run_ok(
+        Command::new("cc")
+            .args(["-O2", "-fPIC", "-shared", "-o"])
+            .arg(dir.join("libecho.so"))
+            .arg(dir.join("echo.c")),
+    );
+    run_ok(
+        Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(dir.join("caller"))
+            .arg(dir.join("caller.c"))
+            .arg("-L")
+            .arg(&dir)
+            .arg("-lecho"),
+    );
+    let run = |preload: bool| {
+        let mut cmd = Command::new(dir.join("caller"));
+        cmd.env("LD_LIBRARY_PATH", &dir)
+            .env("CALLTIME_FILE", dir.join("calls.txt"));
+        if preload {
+            cmd.env("LD_PRELOAD", bundle.join("corpus/calltime.so"));
+        }
+        String::from_utf8_lossy(&run_ok(&mut cmd).stdout).into_owned()
+    };
+    let direct = run(false);
+    // What the stand-in computes from the arguments the caller passes.
+    assert_eq!(direct.trim(), "3010753 30000 3410700 372165", "direct");
+    assert_eq!(run(true), direct, "through calltime.so");
+    let calls = std::fs::read_to_string(dir.join("calls.txt")).unwrap();
+    for (f, n) in [
+        ("cudaMemPrefetchAsync", 2),
+        ("cudaMemAdvise", 1),
+        ("cudaMemDiscardAndPrefetchBatchAsync", 1),
+    ] {
+        assert!(
+            calls.contains(&format!(" fn={f} n={n} ")),
+            "no {f} n={n} in:\n{calls}"
+        );
+    }
+}
+
 /// bench/corpus/teardown_probe.py with its child on the test double: every
 /// way of ending a process runs, and each process's set-up, end and
 /// teardown are measured.

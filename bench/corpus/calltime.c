@@ -17,8 +17,12 @@
  *   calltime pid=<pid> fn=<name> n=<calls> total_ns=<sum> max_ns=<longest> first_ns=<first call>
  *
  * Only functions whose arguments are all integers or pointers are wrapped
- * (so that forwarding is exact): the list is CALLS below. A program that
- * calls none of them writes nothing.
+ * (so that forwarding is exact): the list is CALLS below. A
+ * struct cudaMemLocation passed by value (two ints, 8 bytes) travels in one
+ * integer register under the x86-64 System V and AArch64 calling
+ * conventions, so the managed-memory calls that take one are forwarded
+ * with a 64-bit integer in its place (`loc`). A program that calls none of
+ * them writes nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -33,6 +37,8 @@ typedef int err_t; /* cudaError_t */
 typedef void *ptr;
 typedef size_t sz;
 typedef unsigned int uint;
+typedef uint64_t loc; /* struct cudaMemLocation, by value */
+typedef unsigned long long ull;
 
 /* X(name, parameter list, argument list): every wrapped function. */
 #define CALLS(X)                                                                              \
@@ -43,6 +49,15 @@ typedef unsigned int uint;
   X(cudaFreeHost, (ptr a), (a))                                                               \
   X(cudaMallocManaged, (ptr a, sz b, uint c), (a, b, c))                                      \
   X(cudaMemset, (ptr a, int b, sz c), (a, b, c))                                              \
+  X(cudaMemPrefetchAsync, (ptr a, sz b, loc c, uint d, ptr e), (a, b, c, d, e))               \
+  X(cudaMemAdvise, (ptr a, sz b, int c, loc d), (a, b, c, d))                                 \
+  X(cudaMemRangeGetAttribute, (ptr a, sz b, int c, ptr d, sz e), (a, b, c, d, e))             \
+  X(cudaMemRangeGetAttributes, (ptr a, ptr b, ptr c, sz d, ptr e, sz f), (a, b, c, d, e, f))  \
+  X(cudaMemPrefetchBatchAsync, (ptr a, ptr b, sz c, ptr d, ptr e, sz f, ull g, ptr h),        \
+    (a, b, c, d, e, f, g, h))                                                                 \
+  X(cudaMemDiscardBatchAsync, (ptr a, ptr b, sz c, ull d, ptr e), (a, b, c, d, e))            \
+  X(cudaMemDiscardAndPrefetchBatchAsync, (ptr a, ptr b, sz c, ptr d, ptr e, sz f, ull g, ptr h), \
+    (a, b, c, d, e, f, g, h))                                                                 \
   X(cudaMemcpy, (ptr a, ptr b, sz c, int d), (a, b, c, d))                                    \
   X(cudaMemcpyAsync, (ptr a, ptr b, sz c, int d, ptr e), (a, b, c, d, e))                     \
   X(cudaDeviceSynchronize, (void), ())                                                        \
