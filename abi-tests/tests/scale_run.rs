@@ -289,6 +289,7 @@ fn scale_benchmarks_build_run_and_report() {
         "libkern_100.so",
         "run.sh",
         "trace.sh",
+        "trace-summary.py",
         "abab.py",
         "drvtrace.so",
         "probe_load",
