@@ -64,10 +64,9 @@ run kernels SCALE_KERNELS_SIZES="10 1000" SCALE_KERNELS_MAX=0 SCALE_BENCH_SECOND
 # does), one of them, or none, and of unloading a module of the same image
 # whose functions were all launched (bench/probe_load.c, path unload; no
 # runtime). Again with CUDA_MODULE_LOADING=EAGER (every function loaded
-# with its library): NVIDIA's runtime gives back the same device memory at
-# dlclose for 0.2 us per launched kernel, where both unloads cost the
-# driver 2-3 us per loaded function, and whether eager loading is what
-# makes the difference is the question.
+# with its library): whether functions loaded together unload for less
+# than functions loaded one by one (docs/benchmarks.md, "Costs as work
+# grows").
 for img in r99.fatbin k2000.fatbin; do
   (cd "$dir" && timeout -k 5 60 ./probe_load unload "$img" "$img") >"$out/unload-$img.txt" 2>&1
   echo "unload probe $img rc=$?"
