@@ -177,6 +177,9 @@ struct loc { int type; int id; };
 int cudaMemPrefetchAsync(const void *p, size_t n, struct loc l, unsigned f, void *s) {
   return (int)((size_t)p + n) * 1000000 + l.type * 10000 + l.id * 100 + (int)f + (s ? 50 : 0);
 }
+int cudaMemPrefetchAsync_ptsz(const void *p, size_t n, struct loc l, unsigned f, void *s) {
+  return (int)((size_t)p + n) * 1000000 + l.type * 10000 + l.id * 100 + (int)f + (s ? 50 : 0) + 7;
+}
 int cudaMemAdvise(const void *p, size_t n, int advice, struct loc l) {
   return (int)((size_t)p + n) * 1000000 + advice * 100000 + l.type * 10000 + l.id * 100;
 }
@@ -192,6 +195,7 @@ const ECHO_CALLER: &str = r#"
 #include <stddef.h>
 struct loc { int type; int id; };
 int cudaMemPrefetchAsync(const void *, size_t, struct loc, unsigned, void *);
+int cudaMemPrefetchAsync_ptsz(const void *, size_t, struct loc, unsigned, void *);
 int cudaMemAdvise(const void *, size_t, int, struct loc);
 int cudaMemDiscardAndPrefetchBatchAsync(void **, size_t *, size_t, struct loc *, size_t *,
                                         size_t, unsigned long long, void *);
@@ -199,7 +203,8 @@ int main(void) {
   struct loc a = {1, 7}, b = {3, 0};
   void *ptrs[1] = {0};
   size_t sizes[1] = {4}, idx[1] = {2};
-  printf("%d %d %d %d\n", cudaMemPrefetchAsync((void *)1, 2, a, 3, (void *)8),
+  printf("%d %d %d %d %d\n", cudaMemPrefetchAsync((void *)1, 2, a, 3, (void *)8),
+         cudaMemPrefetchAsync_ptsz((void *)1, 2, a, 3, (void *)8),
          cudaMemPrefetchAsync(0, 0, b, 0, 0), cudaMemAdvise((void *)2, 1, 4, a),
          cudaMemDiscardAndPrefetchBatchAsync(ptrs, sizes, 3, &a, idx, 1, 6, (void *)8));
   return 0;
@@ -207,7 +212,8 @@ int main(void) {
 "#;
 
 /// calltime.so's wrappers pass every argument on exactly, a struct
-/// cudaMemLocation by value included, and count each call.
+/// cudaMemLocation by value included, and count each call (a `_ptsz`
+/// export apart from the plain one).
 #[test]
 fn calltime_forwards_managed_memory_arguments_exactly() {
     let dir = scratch("corpus_calltime_forward");
@@ -240,11 +246,16 @@ fn calltime_forwards_managed_memory_arguments_exactly() {
     };
     let direct = run(false);
     // What the stand-in computes from the arguments the caller passes.
-    assert_eq!(direct.trim(), "3010753 30000 3410700 372165", "direct");
+    assert_eq!(
+        direct.trim(),
+        "3010753 3010760 30000 3410700 372165",
+        "direct"
+    );
     assert_eq!(run(true), direct, "through calltime.so");
     let calls = std::fs::read_to_string(dir.join("calls.txt")).unwrap();
     for (f, n) in [
         ("cudaMemPrefetchAsync", 2),
+        ("cudaMemPrefetchAsync_ptsz", 1),
         ("cudaMemAdvise", 1),
         ("cudaMemDiscardAndPrefetchBatchAsync", 1),
     ] {

@@ -21,8 +21,10 @@
  * struct cudaMemLocation passed by value (two ints, 8 bytes) travels in one
  * integer register under the x86-64 System V and AArch64 calling
  * conventions, so the managed-memory calls that take one are forwarded
- * with a 64-bit integer in its place (`loc`). A program that calls none of
- * them writes nothing.
+ * with a 64-bit integer in its place (`loc`). The per-thread-default-stream
+ * exports of the stream-ordered calls (`_ptds`, `_ptsz`) are wrapped too: a
+ * program built with --default-stream per-thread calls those. A program
+ * that calls none of them writes nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -58,15 +60,25 @@ typedef unsigned long long ull;
   X(cudaMemDiscardBatchAsync, (ptr a, ptr b, sz c, ull d, ptr e), (a, b, c, d, e))            \
   X(cudaMemDiscardAndPrefetchBatchAsync, (ptr a, ptr b, sz c, ptr d, ptr e, sz f, ull g, ptr h), \
     (a, b, c, d, e, f, g, h))                                                                 \
+  X(cudaMemPrefetchAsync_ptsz, (ptr a, sz b, loc c, uint d, ptr e), (a, b, c, d, e))          \
+  X(cudaMemset_ptds, (ptr a, int b, sz c), (a, b, c))                                         \
+  X(cudaMemsetAsync, (ptr a, int b, sz c, ptr d), (a, b, c, d))                               \
+  X(cudaMemsetAsync_ptsz, (ptr a, int b, sz c, ptr d), (a, b, c, d))                          \
   X(cudaMemcpy, (ptr a, ptr b, sz c, int d), (a, b, c, d))                                    \
+  X(cudaMemcpy_ptds, (ptr a, ptr b, sz c, int d), (a, b, c, d))                               \
   X(cudaMemcpyAsync, (ptr a, ptr b, sz c, int d, ptr e), (a, b, c, d, e))                     \
+  X(cudaMemcpyAsync_ptsz, (ptr a, ptr b, sz c, int d, ptr e), (a, b, c, d, e))                \
   X(cudaDeviceSynchronize, (void), ())                                                        \
   X(cudaStreamCreate, (ptr a), (a))                                                           \
   X(cudaStreamCreateWithFlags, (ptr a, uint b), (a, b))                                       \
   X(cudaStreamDestroy, (ptr a), (a))                                                          \
   X(cudaStreamSynchronize, (ptr a), (a))                                                      \
+  X(cudaStreamSynchronize_ptsz, (ptr a), (a))                                                 \
+  X(cudaStreamQuery, (ptr a), (a))                                                            \
+  X(cudaStreamQuery_ptsz, (ptr a), (a))                                                       \
   X(cudaEventCreate, (ptr a), (a))                                                            \
   X(cudaEventRecord, (ptr a, ptr b), (a, b))                                                  \
+  X(cudaEventRecord_ptsz, (ptr a, ptr b), (a, b))                                             \
   X(cudaEventSynchronize, (ptr a), (a))                                                       \
   X(cudaEventDestroy, (ptr a), (a))                                                           \
   X(cudaGraphCreate, (ptr a, uint b), (a, b))                                                 \
