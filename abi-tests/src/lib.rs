@@ -356,9 +356,17 @@ pub fn assert_no_driver_installed() {
 /// `LD_PRELOAD`, none of the test double's `CUDA_DOUBLE_*` settings.
 pub fn clean_command(exe: &Path, rt: Runtime, extra_dirs: &[&Path]) -> Command {
     let mut cmd = command_with(exe, rt, extra_dirs);
+    strip_env(&mut cmd, &["CUDA_DOUBLE_"]);
+    cmd
+}
+
+/// Takes out of `cmd`'s environment `LD_PRELOAD` and every inherited
+/// variable whose name starts with one of `prefixes`.
+pub fn strip_env<'a>(cmd: &'a mut Command, prefixes: &[&str]) -> &'a mut Command {
     cmd.env_remove("LD_PRELOAD");
     for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("CUDA_DOUBLE_") {
+        let k = key.to_string_lossy();
+        if prefixes.iter().any(|p| k.starts_with(p)) {
             cmd.env_remove(&key);
         }
     }

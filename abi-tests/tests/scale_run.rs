@@ -41,14 +41,8 @@ fn scale_src() -> PathBuf {
 /// double's settings, no trace, none of the caller's `SCALE_*` settings.
 fn bash(script: &Path) -> Command {
     let mut cmd = Command::new("bash");
-    cmd.arg(script).env_remove("LD_PRELOAD");
-    for (key, _) in std::env::vars_os() {
-        let k = key.to_string_lossy();
-        if k.starts_with("CUDA_DOUBLE_") || k.starts_with("CUDART_TRACE") || k.starts_with("SCALE_")
-        {
-            cmd.env_remove(&key);
-        }
-    }
+    cmd.arg(script);
+    strip_env(&mut cmd, &["CUDA_DOUBLE_", "CUDART_TRACE", "SCALE_"]);
     cmd
 }
 
@@ -620,12 +614,8 @@ fn trace_summary_reads_traces_and_unload_ways() {
                  PROBE unload kernel 147.42 kernels=100 launched=100 launch_us=864.80\n";
     write("unload-r99.fatbin.txt", probe);
     write("unload-eager-r99.fatbin.txt", probe);
-    let out = run_ok(
-        Command::new("python3")
-            .arg(scale_src().join("trace-summary.py"))
-            .arg(&dir),
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (rc, text) = run_python_script("bench/scale/trace-summary.py", &[&dir]);
+    assert_eq!(rc, 0, "trace-summary.py failed:\n{text}");
     for want in [
         "== kernels under ours: 4 driver functions",
         "== kernels under nvidia: 1 driver functions",
