@@ -35,8 +35,13 @@
  *                  (cuModuleLoadData), every function found with
  *                  cuModuleEnumerateFunctions and launched, then
  *                  cuModuleUnload (whether the module API's unload costs
- *                  less per loaded function); prints "PROBE unload WAY us
- *                  kernels=N"
+ *                  less per loaded function); "preserved" as "func" with
+ *                  the library loaded with CU_LIBRARY_BINARY_IS_PRESERVED;
+ *                  "libmod" every kernel's function found by name in the
+ *                  library's module (cuLibraryGetModule, cuKernelGetName,
+ *                  cuModuleGetFunction) and launched, then cuLibraryUnload
+ *                  (whether another way of finding the same functions
+ *                  unloads for less); prints "PROBE unload WAY us kernels=N"
  *   kernels        the first launch of each of the 100 kernels of FATBIN
  *                  (r99: _Z6r99_NNPi) in one process, the ways rotating
  *                  kernel by kernel, so that process-to-process drift
@@ -288,11 +293,19 @@ int main(int argc, char **argv) {
         CUresult (*cuModuleEnumerateFunctions)(H *, unsigned, H) = dlsym(drv, "cuModuleEnumerateFunctions");
         const int have_mod = cuModuleLoadData && cuModuleUnload && cuModuleGetFunctionCount &&
                              cuModuleEnumerateFunctions;
-        static const char *ways[] = {"kernel", "func", "one", "none", "module"};
-        const int n_ways = have_mod ? 5 : 4;
+        CUresult (*cuLibraryGetModule)(H *, H) = dlsym(drv, "cuLibraryGetModule");
+        CUresult (*cuKernelGetName)(const char **, H) = dlsym(drv, "cuKernelGetName");
+        CUresult (*cuModuleGetFunction)(H *, H, const char *) = dlsym(drv, "cuModuleGetFunction");
+        const int have_libmod = cuLibraryGetModule && cuKernelGetName && cuModuleGetFunction;
+        static const char *ways[] = {"kernel", "func", "one", "none", "preserved", "libmod", "module"};
+        const int n_ways = 5 + have_libmod + have_mod;
+        const char *way_at[7];
+        for (int w = 0, i = 0; w < 7; w++)
+            if ((strcmp(ways[w], "libmod") || have_libmod) && (strcmp(ways[w], "module") || have_mod))
+                way_at[i++] = ways[w];
         for (int round = 0; round < 3; round++) {
             for (int w = 0; w < n_ways; w++) {
-                const char *way = ways[(w + round) % n_ways];
+                const char *way = way_at[(w + round) % n_ways];
                 if (!strcmp(way, "module")) {
                     H m = NULL;
                     unsigned n = 0;
@@ -315,18 +328,28 @@ int main(int argc, char **argv) {
                 }
                 H l = NULL;
                 unsigned n = 0;
-                CUresult r = cuLibraryLoadData(&l, fatbin, NULL, NULL, 0, NULL, NULL, 0);
+                int opt = 1; /* CU_LIBRARY_BINARY_IS_PRESERVED */
+                void *val = (void *)(uintptr_t)1;
+                const int preserved = !strcmp(way, "preserved");
+                CUresult r = cuLibraryLoadData(&l, fatbin, NULL, NULL, 0, preserved ? &opt : NULL,
+                                               preserved ? &val : NULL, preserved);
                 r |= cuLibraryGetKernelCount(&n, l);
                 H *ks = calloc(n ? n : 1, sizeof(H));
                 if (!ks) return 2;
                 r |= cuLibraryEnumerateKernels(ks, n, l);
-                unsigned launch = !strcmp(way, "kernel") || !strcmp(way, "func") ? n
-                                  : !strcmp(way, "one")                           ? 1
-                                                                                  : 0;
+                unsigned launch = !strcmp(way, "one") ? 1 : !strcmp(way, "none") ? 0 : n;
+                H lm = NULL;
+                if (!strcmp(way, "libmod")) r |= cuLibraryGetModule(&lm, l);
                 double t0 = now_us();
                 for (unsigned i = 0; i < launch && i < n; i++) {
                     H target = ks[i];
-                    if (strcmp(way, "kernel")) r |= cuKernelGetFunction(&target, ks[i]);
+                    if (lm) {
+                        const char *name = NULL;
+                        r |= cuKernelGetName(&name, ks[i]);
+                        if (name) r |= cuModuleGetFunction(&target, lm, name);
+                    } else if (strcmp(way, "kernel")) {
+                        r |= cuKernelGetFunction(&target, ks[i]);
+                    }
                     r |= cuLaunchKernel(target, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
                 }
                 r |= cuCtxSynchronize();
