@@ -18,7 +18,11 @@
 # k2000.fatbin (2,000): cuLibraryUnload after launching every kernel
 # through its CUkernel, through its function, one kernel, or none; and
 # cuModuleUnload of a module of the same image after launching all of it;
-# each also with CUDA_MODULE_LOADING=EAGER.
+# the library loaded with CU_LIBRARY_BINARY_IS_PRESERVED, or its functions
+# found by name in its module; each also with CUDA_MODULE_LOADING=EAGER.
+# Then scale_kernels with one library of 10^4 kernels, untraced, under
+# each runtime with lazy and eager loading, 2 processes each
+# (OUT/dlclose-MODE-RUNTIME-ROUND.jsonl, summed up in OUT/dlclose-modes.txt).
 # Writes OUT/trace-RUNTIME-RUN.txt (drvtrace's lines: ns since the first
 # call, function, result, ns in the call), OUT/bench-RUNTIME-RUN.jsonl (the
 # program's own results) and OUT/trace-summary.txt: per run and runtime,
@@ -74,6 +78,27 @@ for img in r99.fatbin k2000.fatbin; do
     >"$out/unload-eager-$img.txt" 2>&1
   echo "unload probe $img, eager loading, rc=$?"
 done
+
+# dlclose of a library of 10^4 launched kernels, untraced, under each
+# runtime with lazy (the default) and eager loading, two processes each,
+# taking turns: whether NVIDIA's runtime's dlclose costs what it costs
+# because of how its functions were loaded.
+for round in 1 2; do
+  for mode in LAZY EAGER; do
+    for rt in nvidia ours; do
+      lib=$nv
+      [[ $rt == ours ]] && lib=$ours
+      (cd "$dir" && CUDA_MODULE_LOADING=$mode LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        SCALE_KERNELS_SIZES=10000 SCALE_KERNELS_MAX=0 timeout -k 5 60 ./scale_kernels) \
+        >"$out/dlclose-$mode-$rt-$round.jsonl" 2>&1
+      echo "dlclose $mode $rt round $round rc=$?"
+    done
+  done
+done
+for f in "$out"/dlclose-*.jsonl; do
+  echo "== $(basename "$f" .jsonl)"
+  grep -E 'kernels\.(dlclose|first_launch)' "$f"
+done >"$out/dlclose-modes.txt"
 
 python3 "$(dirname "$0")/trace-summary.py" "$out" >"$out/trace-summary.txt"
 cat "$out/trace-summary.txt"
