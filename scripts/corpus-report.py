@@ -273,9 +273,11 @@ def main():
             li = libs.get(rt, {})
             w("| %s%s | `%s` (sha256 %s) |\n" % (label, tag, li.get("real", li.get("path", "-")),
                                                 (li.get("sha256") or "-")[:16]))
-        w("| method%s | %s rounds; each program under both runtimes back to back (order %s%s); "
+        gap = st.get("gap_ms")
+        w("| method%s | %s rounds; each program under both runtimes back to back (order %s%s%s); "
           "phases: %s |\n" % (tag, st.get("rounds", "-"), st.get("order", "-"),
                               ", one untimed warm-up run each first" if st.get("warmup") else "",
+                              ", %.0f ms idle before each process" % gap if gap else "",
                               st.get("phases", "-")))
         if st.get("skip"):
             w("| left out%s | %s (CORPUS_SKIP) |\n" % (tag, ", ".join(st["skip"])))

@@ -70,6 +70,12 @@
 #   CORPUS_SKIP      program names left out (default: rel_stress rel_dlopen_fire)
 #   CORPUS_ORDER     abab (default) or abba
 #   CORPUS_WARMUP    1 (default) or 0
+#   CORPUS_GAP_MS    milliseconds of idle before each process (default 150):
+#                    a process whose teardown the kernel finishes after it
+#                    has exited hands the rest to whichever process makes
+#                    the next context, which then takes tens of ms longer
+#                    to make it; the gap lets each process start on a
+#                    settled device, as a program run on its own does
 #   CORPUS_PHASES    base (default), driver or off
 #   CORPUS_CALLTIME  1: also preload bench/corpus/calltime.so (each wrapped
 #                    runtime call's count, total, longest and first time,
@@ -117,6 +123,10 @@ only = set((E.get("CORPUS_ONLY") or "").split())
 skip = set(E.get("CORPUS_SKIP", "rel_stress rel_dlopen_fire").split())
 order = E.get("CORPUS_ORDER", "abab")
 warmup = E.get("CORPUS_WARMUP", "1") != "0"
+try:
+    gap_s = max(0.0, float(E.get("CORPUS_GAP_MS", "150")) / 1000)
+except ValueError:
+    sys.exit("corpus-run: CORPUS_GAP_MS is a number of milliseconds")
 phases_mode = E.get("CORPUS_PHASES", "base")
 timeout_s = float(E.get("CORPUS_TIMEOUT", "60"))
 torch_timeout_s = float(E.get("CORPUS_TORCH_TIMEOUT", "300"))
@@ -339,7 +349,8 @@ machine = {
 }
 libraries = {"nvidia": file_info(os.path.join(nv_lib, "libcudart.so.13")),
              "ours": file_info(os.path.join(ours_lib, "libcudart.so.13"))}
-settings = {"rounds": rounds, "order": order, "warmup": warmup, "phases": phases_mode,
+settings = {"rounds": rounds, "order": order, "warmup": warmup, "gap_ms": gap_s * 1000,
+            "phases": phases_mode,
             "calltime": bool(calltime),
             "shim": shim, "timeout_s": timeout_s, "torch_timeout_s": torch_timeout_s,
             "budget_s": budget, "parts": parts, "skip": sorted(skip), "only": sorted(only),
@@ -443,6 +454,7 @@ def run_one(p, rt, rnd, tag):
             time.sleep(wait)
 
     os.chdir(p["cwd"])
+    time.sleep(gap_s)
     t0 = time.monotonic_ns()
     try:
         pid = os.posix_spawn(exe, argv, env, file_actions=fa, setpgroup=0)

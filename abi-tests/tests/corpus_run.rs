@@ -129,7 +129,13 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
     let extra = format!(
         "caller\tEXPECT_LIB={nv} LD_LIBRARY_PATH={nv} python3 {py}\tEXPECT_LIB={ours} LD_LIBRARY_PATH={ours} python3 {py}\n"
     );
-    let json = corpus_run(&dir, &bundle, &extra, 2, &[("CORPUS_CALLTIME", "1")]);
+    let json = corpus_run(
+        &dir,
+        &bundle,
+        &extra,
+        2,
+        &[("CORPUS_CALLTIME", "1"), ("CORPUS_GAP_MS", "40")],
+    );
     let counts = run_ok(
         Command::new("python3")
             .arg("-c")
@@ -164,6 +170,10 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
             && report.contains("| caller | `cudaFree` | 3 / 3 |")
             && report.contains("| caller | `cudaMalloc` | 1 / 1 |"),
         "no call rows in:\n{report}"
+    );
+    assert!(
+        report.contains("40 ms idle before each process"),
+        "CORPUS_GAP_MS not in the report's method:\n{report}"
     );
 }
 
