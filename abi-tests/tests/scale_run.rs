@@ -198,6 +198,7 @@ const SWEPT: &[&str] = &[
     "threads.event_pair",
     "threads.stream_pair",
     "threads.alloc_pair",
+    "threads.drv_event_pair",
     "fatbin.dlopen",
     "fatbin.dlopen_floor",
     "fatbin.first_launch",

@@ -76,6 +76,18 @@ struct Budget {
 };
 
 // One result line. Extra fields: a preformatted `, "k": v` string.
+// A driver function by name (the 12.0 version), found through the runtime
+// (no -lcuda); nullptr when the runtime or the driver has none.
+static inline void *driver_entry(const char *name) {
+  void *p = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+      q == cudaDriverEntryPointSuccess)
+    return p;
+  (void)cudaGetLastError();
+  return nullptr;
+}
+
 static inline void emit(const char *bench, long n, double total_ns, long ops,
                         const std::string &extra = "") {
   printf("{\"bench\": \"%s\", \"n\": %ld, \"ns_per_op\": %.1f, \"ops\": %ld, \"total_ns\": %.0f%s}\n",

@@ -37,18 +37,6 @@ enum Kind { ALLOC, EVENT, STREAM };
 // cuPointerGetAttributes, found through the runtime (no -lcuda).
 typedef int (*PtrAttrs)(unsigned, int *, void **, unsigned long long);
 
-// A driver function by name (the 12.0 version), found through the runtime;
-// nullptr when the runtime or the driver has none.
-static void *driver_entry(const char *name) {
-  void *p = nullptr;
-  cudaDriverEntryPointQueryResult q;
-  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-      q == cudaDriverEntryPointSuccess)
-    return p;
-  (void)cudaGetLastError();
-  return nullptr;
-}
-
 static void drv_attrs(const std::vector<void *> &live, long n, long pairs, long step) {
   static PtrAttrs fn = (PtrAttrs)driver_entry("cuPointerGetAttributes");
   if (!fn) return;

@@ -7,6 +7,10 @@
 //                        SCALE_THREAD_STREAMS (200) per thread
 //   threads.alloc_pair   cudaMalloc(256) + cudaFree, SCALE_THREAD_ALLOCS (2000)
 //                        per thread
+//   threads.drv_event_pair  the driver's cuEventCreate + cuEventDestroy (found
+//                        through the runtime), SCALE_THREAD_EVENTS per thread:
+//                        what the driver's own calls cost from T threads in
+//                        the same process, beside threads.event_pair
 // ns_per_op is the wall time of the phase (barrier release to the last
 // thread's end) over all pairs of all threads (aggregate: lower is more
 // throughput); "per_thread_ns" is the wall time over the pairs of one
@@ -27,10 +31,16 @@ int main() {
   const long n_st = env_long("SCALE_THREAD_STREAMS", 200);
   const long n_al = env_long("SCALE_THREAD_ALLOCS", 2000);
   SCK(cudaFree(0));
+  typedef int (*EvCreate)(void **, unsigned);
+  typedef int (*EvDestroy)(void *);
+  const EvCreate drv_create = (EvCreate)driver_entry("cuEventCreate");
+  const EvDestroy drv_destroy = (EvDestroy)driver_entry("cuEventDestroy");
+  const int phases = drv_create && drv_destroy ? 4 : 3;
   Budget budget;
   for (long t = 1; t <= tmax; t *= 2) {
-    const char *names[3] = {"threads.event_pair", "threads.stream_pair", "threads.alloc_pair"};
-    const long per[3] = {n_ev, n_st, n_al};
+    const char *names[4] = {"threads.event_pair", "threads.stream_pair", "threads.alloc_pair",
+                            "threads.drv_event_pair"};
+    const long per[4] = {n_ev, n_st, n_al, n_ev};
     std::mutex mu;
     std::condition_variable cv;
     int ready = 0, phase_go = -1, done = 0;  // under mu
@@ -55,7 +65,7 @@ int main() {
           ready++;
         }
         cv.notify_all();
-        for (int ph = 0; ph < 3; ph++) {
+        for (int ph = 0; ph < phases; ph++) {
           {
             std::unique_lock<std::mutex> l(mu);
             cv.wait(l, [&] { return phase_go >= ph; });
@@ -67,9 +77,12 @@ int main() {
             } else if (ph == 1) {
               e = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
               if (e == cudaSuccess) e = cudaStreamDestroy(st);
-            } else {
+            } else if (ph == 2) {
               e = cudaMalloc(&p, 256);
               if (e == cudaSuccess) e = cudaFree(p);
+            } else {
+              void *de = nullptr;
+              if (drv_create(&de, 0) != 0 || drv_destroy(de) != 0) e = cudaErrorUnknown;
             }
           }
           if (e != cudaSuccess && !failed.exchange(1)) first_err = e;
@@ -84,7 +97,7 @@ int main() {
       std::unique_lock<std::mutex> l(mu);
       cv.wait(l, [&] { return ready == (int)t; });
     }
-    for (int ph = 0; ph < 3; ph++) {
+    for (int ph = 0; ph < phases; ph++) {
       int target = (int)t * (ph + 1);
       uint64_t t0 = now_ns();
       {
