@@ -139,3 +139,69 @@ fn corpus_report_says_why_a_program_is_not_in_the_mean() {
         assert!(out.contains(want), "no {want:?} in:\n{out}");
     }
 }
+
+/// One run with its teardown phase: round, wall and teardown in ms.
+fn run_torn(round: u32, wall_ms: u64, teardown_ms: u64) -> String {
+    format!(
+        "{{\"round\": {round}, \"rc\": 0, \"pass\": true, \"wall_ns\": {}, \"phases\": {{\"teardown\": {}}}}}",
+        wall_ms * 1_000_000,
+        teardown_ms * 1_000_000
+    )
+}
+
+#[test]
+fn corpus_report_counts_runs_after_a_short_teardown() {
+    let dir = scratch("corpus_report_after");
+    // Order abab, 3 rounds: short (NVIDIA, ours), then next (NVIDIA, ours).
+    // "short" tears down in 40 ms under both, "next" in 90: ours of short
+    // always follows NVIDIA's short, NVIDIA's next always follows ours of
+    // short; the runs that follow "next" follow a full teardown.
+    let runs = |wall: u64, td: u64| {
+        (1..=3)
+            .map(|r| run_torn(r, wall, td))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let prog = |name: &str, td: u64| {
+        format!(
+            "{{\"name\": \"{name}\", \"kind\": \"sample\", \"runs\": {{\"nvidia\": [{}], \"ours\": [{}]}}}}",
+            runs(100, td),
+            runs(100, td)
+        )
+    };
+    let json = dir.join("corpus.json");
+    std::fs::write(
+        &json,
+        format!(
+            "{{\"settings\": {{\"rounds\": 3, \"order\": \"abab\"}}, \"programs\": [{}, {}]}}",
+            prog("short", 40),
+            prog("next", 90)
+        ),
+    )
+    .unwrap();
+    let (rc, out) = run_python_script("scripts/corpus-report.py", &[&json]);
+    assert_eq!(rc, 0, "{out}");
+    assert!(
+        out.contains(
+            "more often under one runtime than the other: short 1.00 (NVIDIA 0, ours 3), \
+             next 1.00 (NVIDIA 3, ours 0)"
+        ),
+        "{out}"
+    );
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("| short |"))
+        .unwrap_or_else(|| panic!("no row for short: {out}"));
+    assert!(
+        row.contains("runs after a short teardown: NVIDIA 0/3, ours 3/3"),
+        "{row}"
+    );
+    // Recorded by corpus-run.sh, the field is taken as it is: no skew here.
+    let recorded = std::fs::read_to_string(&json)
+        .unwrap()
+        .replace("\"phases\"", "\"after_teardown_ns\": 90000000, \"phases\"");
+    std::fs::write(&json, recorded).unwrap();
+    let (rc, out) = run_python_script("scripts/corpus-report.py", &[&json]);
+    assert_eq!(rc, 0, "{out}");
+    assert!(!out.contains("runs after a short teardown"), "{out}");
+}

@@ -150,6 +150,18 @@ fn calltime_counts_each_runtimes_calls_and_the_report_lists_them() {
             .arg(&json),
     );
     let counts = String::from_utf8_lossy(&counts.stdout).into_owned();
+    // Each run but the first (no warm-up) names its predecessor's teardown.
+    let after = run_ok(
+        Command::new("python3")
+            .arg("-c")
+            .arg(
+                "import json,sys\n\
+         rs = [r for p in json.load(open(sys.argv[1]))['programs'] for rt in ('nvidia','ours') for r in p['runs'][rt]]\n\
+         print(len(rs), sum(isinstance(r.get('after_teardown_ns'), int) and r['after_teardown_ns'] > 0 for r in rs))\n",
+            )
+            .arg(&json),
+    );
+    assert_eq!(String::from_utf8_lossy(&after.stdout).trim(), "4 3");
     let want = "[('cudaFree', 3), ('cudaMalloc', 1)]";
     for rt in ["nvidia", "ours"] {
         let line = format!("{rt} True {want}");
