@@ -1,5 +1,5 @@
 """What the whole-process benchmarks share (scripts/corpus-run.sh,
-bench/scale/run.sh): the order NVIDIA's runtime and ours take turns in,
+bench/scale/run.sh, and scripts/corpus-report.py for the order): the order NVIDIA's runtime and ours take turns in,
 why a run is skipped, the facts recorded about the machine and the
 libraries, and the results file written whole after every step (a run cut
 short keeps what it measured)."""

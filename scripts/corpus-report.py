@@ -24,6 +24,7 @@ import math
 import os
 import sys
 
+from abab import turns
 from differences import DEFAULT as DEFAULT_REASONS, load_reasons
 
 PHASES = [  # key, column title, what it holds
@@ -84,8 +85,9 @@ def fmt_r(x, digits=2):
 
 
 # A teardown shorter than this leaves part of itself to the next process,
-# whose context then takes longer to make: the teardowns measured on the
-# H100 and H200 come in two kinds, about 40 ms and 80-135 ms.
+# whose context then takes longer to make. Teardowns come in two kinds, a
+# short one well under this and a full one well above it
+# (docs/benchmarks.md, "Whole programs").
 SHORT_TEARDOWN_NS = 60e6
 
 
@@ -99,12 +101,10 @@ def fill_after_teardown(doc):
            for r in p["runs"][rt]):
         return
     st = doc.get("settings", {})
-    order = st.get("order", "abab")
     last = None
     for rnd in range(1, int(st.get("rounds") or 0) + 1):
-        rts = ("nvidia", "ours") if order == "abab" or rnd % 2 else ("ours", "nvidia")
         for p in progs:
-            for rt in rts:
+            for rt in turns(rnd, st.get("order", "abab")):
                 r = next((x for x in p["runs"][rt] if x.get("round") == rnd), None)
                 if r is None or r.get("skipped"):
                     continue

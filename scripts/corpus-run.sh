@@ -73,8 +73,8 @@
 #   CORPUS_GAP_MS    milliseconds of idle before each process (default 150):
 #                    a process whose teardown the kernel finishes after it
 #                    has exited hands the rest to whichever process makes
-#                    the next context, which then takes tens of ms longer
-#                    to make it; the gap lets each process start on a
+#                    the next context, which then takes longer to make
+#                    it; the gap lets each process start on a
 #                    settled device, as a program run on its own does
 #   CORPUS_PHASES    base (default), driver or off
 #   CORPUS_CALLTIME  1: also preload bench/corpus/calltime.so (each wrapped

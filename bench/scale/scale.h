@@ -75,7 +75,6 @@ struct Budget {
   bool spent() const { return now_ns() - t0 > limit; }
 };
 
-// One result line. Extra fields: a preformatted `, "k": v` string.
 // A driver function by name (the 12.0 version), found through the runtime
 // (no -lcuda); nullptr when the runtime or the driver has none.
 static inline void *driver_entry(const char *name) {
@@ -88,6 +87,7 @@ static inline void *driver_entry(const char *name) {
   return nullptr;
 }
 
+// One result line. Extra fields: a preformatted `, "k": v` string.
 static inline void emit(const char *bench, long n, double total_ns, long ops,
                         const std::string &extra = "") {
   printf("{\"bench\": \"%s\", \"n\": %ld, \"ns_per_op\": %.1f, \"ops\": %ld, \"total_ns\": %.0f%s}\n",
