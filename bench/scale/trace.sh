@@ -43,16 +43,20 @@ nv=$(cd "$nv" && pwd) || exit 2
 mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 2
 [[ -f $dir/drvtrace.so ]] || { echo "trace.sh: no $dir/drvtrace.so (bench/scale/build.sh)" >&2; exit 2; }
 
+libpath() {  # libpath RUNTIME: the LD_LIBRARY_PATH that loads RUNTIME's libcudart
+  local lib=$nv
+  [[ $1 == ours ]] && lib=$ours
+  echo "$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
 run() {  # run NAME ENV... -- PROGRAM ARGS...
   local name=$1; shift
   local envs=()
   while [[ $1 != -- ]]; do envs+=("$1"); shift; done
   shift
   for rt in nvidia ours; do
-    local lib=$nv
-    [[ $rt == ours ]] && lib=$ours
     local t0=$SECONDS
-    (cd "$dir" && env "${envs[@]}" LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    (cd "$dir" && env "${envs[@]}" LD_LIBRARY_PATH="$(libpath "$rt")" \
       LD_PRELOAD="$dir/drvtrace.so" DRVTRACE_FILE="$out/trace-$rt-$name.txt" \
       timeout -k 5 120 "$@" >"$out/bench-$rt-$name.jsonl" 2>"$out/stderr-$rt-$name.txt")
     echo "$name $rt rc=$? $((SECONDS - t0))s"
@@ -86,9 +90,7 @@ done
 for round in 1 2; do
   for mode in LAZY EAGER; do
     for rt in nvidia ours; do
-      lib=$nv
-      [[ $rt == ours ]] && lib=$ours
-      (cd "$dir" && CUDA_MODULE_LOADING=$mode LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+      (cd "$dir" && CUDA_MODULE_LOADING=$mode LD_LIBRARY_PATH="$(libpath "$rt")" \
         SCALE_KERNELS_SIZES=10000 SCALE_KERNELS_MAX=0 timeout -k 5 60 ./scale_kernels) \
         >"$out/dlclose-$mode-$rt-$round.jsonl" 2>&1
       echo "dlclose $mode $rt round $round rc=$?"
