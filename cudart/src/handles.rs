@@ -23,7 +23,9 @@
 //! probes. Each word holds the address (low 55 bits), whether the object is
 //! gone (bit 55) and its kind (the top byte), so a reader sees one
 //! consistent entry. Writers (the calls that make and destroy objects,
-//! which call the driver anyway) take one lock, once per call: under it
+//! which call the driver anyway) take a lock once per call, that of the
+//! address's shard ([`SHARDS`] of them, so threads making objects at
+//! different addresses rarely wait for each other): under it
 //! the table's word and, for events and streams, the context each was
 //! made in ([`made_in`]), so that a reset can declare them dead with their
 //! context ([`die_with`]). The table is bounded: when
@@ -53,7 +55,7 @@
 
 use crate::abi::cudaError_t;
 use crate::addrmap::{AddrSet, AddrTable};
-use parking_lot::Mutex;
+use parking_lot::{Mutex, MutexGuard};
 use std::ffi::c_void;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -119,8 +121,14 @@ pub enum State {
 
 /// Table size (a power of two): 32 KiB of words.
 const SLOTS: usize = 4096;
-/// Slots probed from an address's home slot.
+/// Slots probed from an address's home slot, within its shard.
 const WINDOW: usize = 8;
+/// Shards of the table (a power of two): each owns [`SHARD_SLOTS`]
+/// consecutive slots and has its own writers' lock. An address's probe
+/// window wraps within its home slot's shard, so one lock covers every
+/// slot a write to it touches.
+const SHARDS: usize = 16;
+const SHARD_SLOTS: usize = SLOTS / SHARDS;
 /// Addresses are the low bits of a word (user-space addresses are below
 /// 2^47 on x86-64, 2^52 on AArch64); larger ones are not recorded.
 const ADDR_BITS: u32 = 55;
@@ -132,21 +140,24 @@ const TOMBSTONE: u64 = 1;
 static TABLE: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
 /// Set at the first record: until then no call looks anything up.
 static ANY: AtomicBool = AtomicBool::new(false);
-/// Serializes writers, and holds what only they touch.
-static WRITER: Mutex<Writers> = Mutex::new(Writers {
-    evict: 0,
-    owners: AddrTable::new(),
-    dead: AddrSet::with_hasher(BuildHasherDefault::new()),
-});
+/// Serialize the writers of each shard, and hold what only they touch.
+static WRITERS: [Mutex<Writers>; SHARDS] = [const {
+    Mutex::new(Writers {
+        evict: 0,
+        owners: AddrTable::new(),
+        dead: AddrSet::with_hasher(BuildHasherDefault::new()),
+    })
+}; SHARDS];
 /// Set once a reset left a dead event or stream: only then do the event
 /// and stream calls look their handle up in [`Writers::dead`].
 static ANY_DEAD: AtomicBool = AtomicBool::new(false);
 
-/// The writers' state: the next slot to evict within a window; for the
-/// events and streams the runtime made, the context each was made in (an
-/// [`AddrTable`]: with a million alive, a look-up costs one cache miss, not
-/// two); and those a reset destroyed with their context. One lock for all,
-/// so making or destroying an object takes it once.
+/// A shard's writers' state: the next slot to evict within a window; for
+/// the events and streams the runtime made at its addresses, the context
+/// each was made in (an [`AddrTable`]: with a million alive, a look-up
+/// costs one cache miss, not two); and those a reset destroyed with their
+/// context. One lock for all, so making or destroying an object takes it
+/// once.
 struct Writers {
     evict: usize,
     owners: AddrTable<usize>,
@@ -159,6 +170,18 @@ fn home(addr: u64) -> usize {
     ((addr >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (u64::BITS - SLOTS.trailing_zeros()))
         as usize
         & (SLOTS - 1)
+}
+
+/// The `i`th slot of the probe window from home slot `h`: it wraps within
+/// `h`'s shard.
+#[inline(always)]
+fn probe(h: usize, i: usize) -> usize {
+    (h & !(SHARD_SLOTS - 1)) | ((h + i) & (SHARD_SLOTS - 1))
+}
+
+/// The writers' lock of `handle`'s shard.
+fn writers(handle: *const c_void) -> MutexGuard<'static, Writers> {
+    WRITERS[home(handle as usize as u64) / SHARD_SLOTS].lock()
 }
 
 fn address(handle: *const c_void) -> Option<u64> {
@@ -180,7 +203,7 @@ fn lookup(handle: *const c_void) -> Option<State> {
     let addr = address(handle)?;
     let h = home(addr);
     for i in 0..WINDOW {
-        match TABLE[(h + i) & (SLOTS - 1)].load(Ordering::Acquire) {
+        match TABLE[probe(h, i)].load(Ordering::Acquire) {
             0 => return None,
             w if w & ADDR_MASK == addr => return decode(w),
             _ => {}
@@ -277,7 +300,7 @@ pub fn readable_or(handle: *const c_void, error: cudaError_t) -> Result<(), cuda
 #[cold]
 #[inline(never)]
 pub fn unreadable(handle: *const c_void) -> bool {
-    if WRITER.lock().owners.contains_key(handle as usize) {
+    if writers(handle).owners.contains_key(handle as usize) {
         return false;
     }
     if host_readable(handle) {
@@ -364,7 +387,7 @@ pub fn stale(handle: *const c_void, kind: Kind) -> bool {
 }
 
 fn write(handle: *const c_void, state: State) {
-    write_locked(&mut WRITER.lock(), handle, state);
+    write_locked(&mut writers(handle), handle, state);
 }
 
 /// Records `state` at `handle`; returns what the table held there before.
@@ -375,7 +398,7 @@ fn write_locked(w: &mut Writers, handle: *const c_void, state: State) -> Option<
     let h = home(addr);
     let mut free = None;
     for i in 0..WINDOW {
-        let slot = &TABLE[(h + i) & (SLOTS - 1)];
+        let slot = &TABLE[probe(h, i)];
         match slot.load(Ordering::Relaxed) {
             w if w & ADDR_MASK == addr => {
                 slot.store(word, Ordering::Release);
@@ -388,7 +411,7 @@ fn write_locked(w: &mut Writers, handle: *const c_void, state: State) -> Option<
     }
     let slot = free.unwrap_or_else(|| {
         *evict = (*evict + 1) % WINDOW;
-        &TABLE[(h + *evict) & (SLOTS - 1)]
+        &TABLE[probe(h, *evict)]
     });
     slot.store(word, Ordering::Release);
     ANY.store(true, Ordering::Release);
@@ -407,7 +430,7 @@ pub fn made(handle: *const c_void, kind: Kind) {
 /// Records an event or stream the runtime just made in context `ctx`
 /// (an address the driver reuses is alive again).
 pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
-    let mut w = WRITER.lock();
+    let mut w = writers(handle);
     write_locked(&mut w, handle, State::Live(kind));
     if ANY_DEAD.load(Ordering::Relaxed) {
         w.dead.remove(&(handle as usize));
@@ -419,7 +442,7 @@ pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
 /// [`destroy`]).
 #[cfg(test)]
 pub fn gone(handle: *const c_void, kind: Kind) {
-    mark_gone(&mut WRITER.lock(), handle, kind);
+    mark_gone(&mut writers(handle), handle, kind);
 }
 
 /// What a destroy found before it recorded its handle gone: the record,
@@ -443,7 +466,7 @@ pub fn destroy<E>(
     kind: Kind,
     destroy: impl FnOnce() -> Result<(), E>,
 ) -> Result<(), E> {
-    let before = mark_gone(&mut WRITER.lock(), handle, kind);
+    let before = mark_gone(&mut writers(handle), handle, kind);
     let r = destroy();
     if r.is_err() {
         put_back(handle, before);
@@ -458,13 +481,10 @@ pub fn destroy_all<E>(
     kind: Kind,
     destroy: impl FnOnce() -> Result<(), E>,
 ) -> Result<(), E> {
-    let before: Vec<Before> = {
-        let mut w = WRITER.lock();
-        handles
-            .iter()
-            .map(|&h| mark_gone(&mut w, h, kind))
-            .collect()
-    };
+    let before: Vec<Before> = handles
+        .iter()
+        .map(|&h| mark_gone(&mut writers(h), h, kind))
+        .collect();
     let r = destroy();
     if r.is_err() {
         for (&h, b) in handles.iter().zip(before) {
@@ -480,7 +500,7 @@ fn put_back(handle: *const c_void, (state, owner): Before) {
     let Some(state) = state else {
         return forget(handle);
     };
-    let mut w = WRITER.lock();
+    let mut w = writers(handle);
     write_locked(&mut w, handle, state);
     if let Some(ctx) = owner {
         w.owners.insert(handle as usize, ctx);
@@ -490,18 +510,20 @@ fn put_back(handle: *const c_void, (state, owner): Before) {
 /// The events and streams made in `ctx` die with it (a reset, or the
 /// primary context taken away from the runtime).
 pub fn die_with(ctx: *const c_void) {
-    let mut w = WRITER.lock();
-    let w = &mut *w;
     let ctx = ctx as usize;
-    let before = w.owners.len();
-    w.owners.retain(|handle, c| {
-        if c == ctx {
-            w.dead.insert(handle);
+    for shard in &WRITERS {
+        let mut w = shard.lock();
+        let w = &mut *w;
+        let before = w.owners.len();
+        w.owners.retain(|handle, c| {
+            if c == ctx {
+                w.dead.insert(handle);
+            }
+            c != ctx
+        });
+        if w.owners.len() != before {
+            ANY_DEAD.store(true, Ordering::Relaxed);
         }
-        c != ctx
-    });
-    if w.owners.len() != before {
-        ANY_DEAD.store(true, Ordering::Relaxed);
     }
 }
 
@@ -516,7 +538,7 @@ pub fn died_with_context(handle: *const c_void) -> bool {
 #[cold]
 #[inline(never)]
 fn died_slow(handle: *const c_void) -> bool {
-    WRITER.lock().dead.contains(&(handle as usize))
+    writers(handle).dead.contains(&(handle as usize))
 }
 
 /// Takes `handle` out of the table: an address the driver handed out for
@@ -530,10 +552,10 @@ pub fn forget(handle: *const c_void) {
     if state(handle).is_none() {
         return;
     }
-    let _w = WRITER.lock();
+    let _w = writers(handle);
     let h = home(addr);
     for i in 0..WINDOW {
-        let slot = &TABLE[(h + i) & (SLOTS - 1)];
+        let slot = &TABLE[probe(h, i)];
         match slot.load(Ordering::Relaxed) {
             0 => return,
             w if w & ADDR_MASK == addr => {
@@ -688,6 +710,46 @@ mod tests {
         assert!(!died_with_context(p(other)));
         assert!(is_gone(p(other), Kind::Event));
         assert!(died_with_context(p(ev)));
+    }
+
+    #[test]
+    fn probe_windows_stay_in_their_home_shard() {
+        for h in [0, SHARD_SLOTS - 3, SHARD_SLOTS, SLOTS - 1] {
+            let shard = h / SHARD_SLOTS;
+            let window: Vec<usize> = (0..WINDOW).map(|i| probe(h, i)).collect();
+            assert_eq!(window[0], h);
+            assert!(
+                window.iter().all(|&s| s / SHARD_SLOTS == shard),
+                "home {h}: {window:?} leaves shard {shard}"
+            );
+        }
+    }
+
+    #[test]
+    fn threads_making_and_destroying_at_once_keep_every_record() {
+        // Each thread's addresses fall in every shard; the writers of one
+        // shard wait for each other, those of different shards do not.
+        let threads: Vec<_> = (0..8usize)
+            .map(|t| {
+                std::thread::spawn(move || {
+                    let ctx = p(0x7c80_0000_0000 + t * 0x1000);
+                    let base = 0x7c00_0000_0000usize + t * 0x100_0000;
+                    for i in 0..2000usize {
+                        let ev = p(base + i * 0x40);
+                        made_in(ev, Kind::Event, ctx);
+                        assert_eq!(state(ev), Some(State::Live(Kind::Event)));
+                        assert_eq!(destroy(ev, Kind::Event, || Ok::<(), ()>(())), Ok(()));
+                        assert!(is_gone(ev, Kind::Event) || state(ev).is_none());
+                    }
+                    // Destroyed through the runtime: none is owned still.
+                    die_with(ctx);
+                    (0..2000usize).all(|i| !died_with_context(p(base + i * 0x40)))
+                })
+            })
+            .collect();
+        for t in threads {
+            assert!(t.join().unwrap(), "a destroyed event died with its context");
+        }
     }
 
     #[test]
