@@ -87,7 +87,7 @@ def fmt_r(x, digits=2):
 # A teardown shorter than this leaves part of itself to the next process,
 # whose context then takes longer to make. Teardowns come in two kinds, a
 # short one well under this and a full one well above it
-# (docs/benchmarks.md, "Whole programs").
+# (docs/wholeprog.md, "Whole programs").
 SHORT_TEARDOWN_NS = 60e6
 
 

@@ -73,7 +73,7 @@ run kernels SCALE_KERNELS_SIZES="10 1000" SCALE_KERNELS_MAX=0 SCALE_BENCH_SECOND
 # whose functions were all launched (bench/probe_load.c, path unload; no
 # runtime). Again with CUDA_MODULE_LOADING=EAGER (every function loaded
 # with its library): whether functions loaded together unload for less
-# than functions loaded one by one (docs/benchmarks.md, "Costs as work
+# than functions loaded one by one (docs/wholeprog.md, "Costs as work
 # grows").
 for img in r99.fatbin k2000.fatbin; do
   (cd "$dir" && timeout -k 5 60 ./probe_load unload "$img" "$img") >"$out/unload-$img.txt" 2>&1
