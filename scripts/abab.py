@@ -18,12 +18,17 @@ def turns(rnd, order):
     return RUNTIMES if order == "abab" or rnd % 2 else RUNTIMES[::-1]
 
 
-def skip_reason(key, t_start, budget, banned):
+def skip_reason(key, t_start, budget, banned, expect=0.0):
     """Why the run of `key` (program, runtime) is not started: past the
-    budget (seconds since `t_start`, time.monotonic), or it timed out
-    before; None to run it."""
-    if time.monotonic() - t_start > budget:
+    budget (seconds since `t_start`, time.monotonic), or it would end past
+    it (`expect`: the seconds the run is expected to take, such as the
+    longest an earlier run of the program took), or it timed out before;
+    None to run it."""
+    elapsed = time.monotonic() - t_start
+    if elapsed > budget:
         return "budget"
+    if elapsed + expect > budget:
+        return "budget (would end past it)"
     if key in banned:
         return "timed out before"
     return None

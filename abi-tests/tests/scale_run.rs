@@ -650,3 +650,48 @@ fn trace_summary_reads_traces_and_unload_ways() {
         .collect();
     assert_eq!(ways, ["kernel", "module", "none"], "{text}");
 }
+
+/// scripts/abab.py's `skip_reason`, which the scale and corpus runs ask
+/// before each process: a run is not started past the budget, nor one
+/// that would end past it by the seconds it is expected to take (the
+/// scale run passes the longest an earlier run of the program took).
+#[test]
+fn runs_that_would_end_past_the_budget_are_not_started() {
+    let script = r#"
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import abab
+t = time.monotonic()
+key = ("graph", "ours")
+print(abab.skip_reason(key, t, 100, set()))
+print(abab.skip_reason(key, t, 100, set(), 40.0))
+print(abab.skip_reason(key, t, 100, set(), 150.0))
+print(abab.skip_reason(key, t - 200, 100, set()))
+print(abab.skip_reason(key, t, 100, {key}))
+"#;
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(repo_root().join("scripts"))
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "None",
+            "None",
+            "budget (would end past it)",
+            "budget",
+            "timed out before"
+        ]
+    );
+}

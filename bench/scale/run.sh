@@ -30,7 +30,10 @@
 #   SCALE_ONLY      ids to run (default: all, in the order above)
 #   SCALE_TIMEOUT   seconds per process (default 150; a program that timed out
 #                   under a runtime is not run under it again)
-#   SCALE_BUDGET    seconds for all runs (default 540; later runs are skipped)
+#   SCALE_BUDGET    seconds for all runs (default: PART_LIMIT_S less 10 where
+#                   scripts/gpu-all.sh sets it, else 540); a run is not started
+#                   past it, nor one that would end past it by the longest an
+#                   earlier run of its program took
 #   SCALE_ORDER     abab (default) or abba
 #   and the programs' own (bench/scale/README.md): SCALE_BENCH_SECONDS (40),
 #   SCALE_SERIES, SCALE_ALLOC_MAX, SCALE_EVENT_MAX, SCALE_STREAM_MAX,
@@ -77,7 +80,8 @@ only = (E.get("SCALE_ONLY") or "").split()
 if only:
     PROGRAMS = [p for p in PROGRAMS if p[0] in only]
 timeout = float(E.get("SCALE_TIMEOUT", "150"))
-budget = float(E.get("SCALE_BUDGET", "540"))
+budget = float(E.get("SCALE_BUDGET") or
+               (float(E["PART_LIMIT_S"]) - 10 if E.get("PART_LIMIT_S") else 540))
 order = E.get("SCALE_ORDER", "abab")
 t_start = time.monotonic()
 logf = open(os.path.join(out, "scale-log.txt"), "w")
@@ -111,11 +115,12 @@ def write():
 
 
 banned = set()
+longest = {}  # program -> the longest wall time of its runs so far
 for rnd in range(1, rounds + 1):
     for pid, argv in PROGRAMS:
         for rt in turns(rnd, order):
             rec = {"program": pid, "runtime": rt, "round": rnd, "argv": argv}
-            why = skip_reason((pid, rt), t_start, budget, banned)
+            why = skip_reason((pid, rt), t_start, budget, banned, longest.get(pid, 0.0))
             if why:
                 rec.update(skipped=True, why=why)
             else:
@@ -130,6 +135,7 @@ for rnd in range(1, rounds + 1):
                     rc, so, se, to = 124, e.stdout or b"", e.stderr or b"", True
                     banned.add((pid, rt))
                 wall = time.monotonic() - t0
+                longest[pid] = max(longest.get(pid, 0.0), wall)
                 lines, junk = [], 0
                 for l in so.decode("utf-8", "replace").splitlines():
                     try:
