@@ -190,7 +190,8 @@ if [[ -f $gb/scripts/corpus-run.sh ]]; then
 fi
 # The scale curves (bench/scale), SCALE_ROUNDS rounds (default 1), under a
 # limit of 150 s a round (at least 240) so that every round fits, unless
-# SCALE_LIMIT says (docs/wholeprog.md has the rounds' times).
+# SCALE_LIMIT says (docs/wholeprog.md, "Costs as work grows", gives the
+# rounds' times).
 if [[ -d $gb/scale ]]; then
   scale_rounds=${SCALE_ROUNDS:-1}
   part scale "${SCALE_LIMIT:-$((scale_rounds * 150 > 240 ? scale_rounds * 150 : 240))}" bash "$gb/scale/run.sh" "$gb/scale" "$gb/lib" "${nv_lib:-auto}" "$rest/scale" "$scale_rounds"
