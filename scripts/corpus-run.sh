@@ -51,7 +51,9 @@
 # A process that runs past CORPUS_TIMEOUT (torch: CORPUS_TORCH_TIMEOUT) is
 # killed (its group: TERM, then KILL 5 s later) and recorded as rc 124; a
 # program that timed out under a runtime is not run under it again. Runs
-# that would start after CORPUS_BUDGET seconds are recorded as skipped.
+# that would start after CORPUS_BUDGET seconds, or end after it by the
+# longest an earlier run of the program took (its warm-up included), are
+# recorded as skipped.
 #
 # Writes (OUT/corpus.json after every round, so a run cut short keeps what
 # it measured):
@@ -82,7 +84,8 @@
 #                    per process: a run's "calls"); default 0
 #   CORPUS_TIMEOUT   seconds per process (default 60)
 #   CORPUS_TORCH_TIMEOUT  seconds per workload process (default 300)
-#   CORPUS_BUDGET    seconds for all runs (default 540)
+#   CORPUS_BUDGET    seconds for all runs (default: PART_LIMIT_S less 10
+#                    where scripts/gpu-all.sh sets it, else 540)
 #   CORPUS_EXTRA     see above
 #   WORKLOAD_STEPS, WORKLOAD_PARTS   the torch workload's --steps (default 200)
 #                    and --parts (default: all of its parts)
@@ -130,7 +133,8 @@ except ValueError:
 phases_mode = E.get("CORPUS_PHASES", "base")
 timeout_s = float(E.get("CORPUS_TIMEOUT", "60"))
 torch_timeout_s = float(E.get("CORPUS_TORCH_TIMEOUT", "300"))
-budget = float(E.get("CORPUS_BUDGET", "540"))
+budget = float(E.get("CORPUS_BUDGET") or
+               (float(E["PART_LIMIT_S"]) - 10 if E.get("PART_LIMIT_S") else 540))
 steps = E.get("WORKLOAD_STEPS", "200")
 wl_parts = E.get("WORKLOAD_PARTS", "")
 if order not in ("abab", "abba") or phases_mode not in ("base", "driver", "off"):
@@ -566,11 +570,16 @@ for d in (os.path.join(bundle, "bin"), os.path.join(bundle, "corpus"), ours_lib,
 last = None
 
 
-def after_last(r):
+longest = {}  # program -> the longest wall time of its runs so far, s
+
+
+def after_last(r, name):
     global last
     if last is not None:
         r["after_teardown_ns"] = (last.get("phases") or {}).get("teardown")
     last = r
+    if r.get("wall_ns"):
+        longest[name] = max(longest.get(name, 0.0), r["wall_ns"] / 1e9)
     return r
 
 
@@ -578,7 +587,7 @@ warm = []
 if warmup and programs:
     p = programs[0]
     for rt in ("nvidia", "ours"):
-        r = after_last(run_one(p, rt, 0, "warmup"))
+        r = after_last(run_one(p, rt, 0, "warmup"), p["name"])
         warm.append({"program": p["name"], "runtime": rt, "rc": r.get("rc"),
                      "wall_ns": r.get("wall_ns")})
         say("warm-up %-6s %-28s %s" % (rt, p["name"], fmt(r)))
@@ -588,12 +597,13 @@ for rnd in range(1, rounds + 1):
     say("== round %d of %d (+%.0fs)" % (rnd, rounds, time.monotonic() - t_start))
     for p in programs:
         for pos, rt in enumerate(turns(rnd, order)):
-            why = skip_reason((p["name"], rt), t_start, budget, banned)
+            why = skip_reason((p["name"], rt), t_start, budget, banned,
+                              longest.get(p["name"], 0.0))
             if why:
                 r = {"round": rnd, "skipped": True, "why": why, "pass": False,
                      "timed_out": False, "rc": None}
             else:
-                r = after_last(run_one(p, rt, rnd, "r%d" % rnd))
+                r = after_last(run_one(p, rt, rnd, "r%d" % rnd), p["name"])
                 if r.get("timed_out"):
                     banned.add((p["name"], rt))
             r["position"] = pos

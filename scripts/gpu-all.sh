@@ -104,7 +104,7 @@ part() {  # part NAME LIMIT_S COMMAND...
   fi
   echo "== $name (limit ${limit}s) at +$((t0 - t_all))s" >>"$log"
   # PART_LIMIT_S: the seconds the part has, for a script that keeps a
-  # budget of its own (bench/scale/run.sh) to stop inside it.
+  # budget of its own (bench/scale/run.sh, corpus-run.sh) to stop inside it.
   PART_LIMIT_S=$limit timeout -k 10 "$limit" "$@" >"$rest/$name.out" 2>&1
   rc=$?
   echo "== $name: rc $rc, $(($(date +%s) - t0))s" >>"$log"
