@@ -18,6 +18,17 @@ def turns(rnd, order):
     return RUNTIMES if order == "abab" or rnd % 2 else RUNTIMES[::-1]
 
 
+def budget_s(env, name):
+    """The seconds a run has for all its processes: `name` in `env` where
+    set, else the seconds scripts/gpu-all.sh gave the part (PART_LIMIT_S)
+    less 10, else 540."""
+    if env.get(name):
+        return float(env[name])
+    if env.get("PART_LIMIT_S"):
+        return float(env["PART_LIMIT_S"]) - 10
+    return 540.0
+
+
 def skip_reason(key, t_start, budget, banned, expect=0.0):
     """Why the run of `key` (program, runtime) is not started: past the
     budget (seconds since `t_start`, time.monotonic), or it would end past

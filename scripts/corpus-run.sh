@@ -116,7 +116,7 @@ PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}" \
   exec python3 - "$bundle" "$ours_lib" "$nv_lib" "$out" "$rounds" <<'PY'
 import json, os, re, shlex, shutil, signal, subprocess, sys, tarfile, tempfile
 import threading, time
-from abab import file_info, sh, skip_reason, turns, write_json as write_whole
+from abab import budget_s, file_info, sh, skip_reason, turns, write_json as write_whole
 
 bundle, ours_lib, nv_lib, out, rounds = sys.argv[1:6]
 rounds = int(rounds)
@@ -133,8 +133,7 @@ except ValueError:
 phases_mode = E.get("CORPUS_PHASES", "base")
 timeout_s = float(E.get("CORPUS_TIMEOUT", "60"))
 torch_timeout_s = float(E.get("CORPUS_TORCH_TIMEOUT", "300"))
-budget = float(E.get("CORPUS_BUDGET") or
-               (float(E["PART_LIMIT_S"]) - 10 if E.get("PART_LIMIT_S") else 540))
+budget = budget_s(E, "CORPUS_BUDGET")
 steps = E.get("WORKLOAD_STEPS", "200")
 wl_parts = E.get("WORKLOAD_PARTS", "")
 if order not in ("abab", "abba") or phases_mode not in ("base", "driver", "off"):

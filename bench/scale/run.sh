@@ -64,7 +64,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 PYTHONPATH="$here:$here/../../scripts${PYTHONPATH:+:$PYTHONPATH}" \
   exec python3 - "$sdir" "$ours_lib" "$nv_lib" "$out" "$rounds" <<'PY'
 import json, os, subprocess, sys, time
-from abab import file_info, sh, skip_reason, turns, write_json as write_whole
+from abab import budget_s, file_info, sh, skip_reason, turns, write_json as write_whole
 
 sdir, ours_lib, nv_lib, out, rounds = sys.argv[1:6]
 rounds = int(rounds)
@@ -80,8 +80,7 @@ only = (E.get("SCALE_ONLY") or "").split()
 if only:
     PROGRAMS = [p for p in PROGRAMS if p[0] in only]
 timeout = float(E.get("SCALE_TIMEOUT", "150"))
-budget = float(E.get("SCALE_BUDGET") or
-               (float(E["PART_LIMIT_S"]) - 10 if E.get("PART_LIMIT_S") else 540))
+budget = budget_s(E, "SCALE_BUDGET")
 order = E.get("SCALE_ORDER", "abab")
 t_start = time.monotonic()
 logf = open(os.path.join(out, "scale-log.txt"), "w")
