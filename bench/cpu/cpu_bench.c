@@ -11,6 +11,14 @@
  * nvcc does: names are NUL-terminated strings in the program's data), once
  * per process before any other runtime call, then unregistered at the end.
  *
+ * Events alive (CPU_BENCH_ALIVE, default "100 10000 100000 1000000"; "0"
+ * skips them): for each N, N events made one after another (ns per
+ * cudaEventCreate while the count grows), then CPU_BENCH_ALIVE_PAIRS
+ * (200000) create+destroy pairs with N alive, the same pairs through the
+ * driver's own cuEventCreate/cuEventDestroy (what the runtime adds is the
+ * difference), and the N destroyed in the order they were made. The no-op
+ * driver's events are heap objects, so the addresses are a heap's.
+ *
  * Output: `CPU <what> <value> <unit>`. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -193,6 +201,44 @@ __attribute__((noinline)) void loop_cudaStreamCreate_Destroy(long n) {
   sink = e;
 }
 
+typedef int (*drv_event_create_t)(void **, unsigned);
+typedef int (*drv_event_destroy_t)(void *);
+
+/* The "alive" rows (header): n events made, pairs with n alive under the
+ * runtime and under the driver alone, then the n destroyed. */
+static void alive_events(long n, long pairs, drv_event_create_t dcreate,
+                         drv_event_destroy_t ddestroy) {
+  void **evs = malloc((size_t)n * sizeof *evs);
+  if (!evs) {
+    printf("CPU_ERROR alive.%ld: no memory for the handles\n", n);
+    return;
+  }
+  int e = 0;
+  double t0 = now_ns();
+  for (long i = 0; i < n; i++) e |= cudaEventCreate(&evs[i]);
+  double t1 = now_ns();
+  for (long i = 0; i < pairs; i++) {
+    void *ev;
+    e |= cudaEventCreate(&ev);
+    e |= cudaEventDestroy(ev);
+  }
+  double t2 = now_ns();
+  for (long i = 0; i < pairs; i++) {
+    void *ev;
+    e |= dcreate(&ev, 0);
+    e |= ddestroy(ev);
+  }
+  double t3 = now_ns();
+  for (long i = 0; i < n; i++) e |= cudaEventDestroy(evs[i]);
+  double t4 = now_ns();
+  free(evs);
+  if (e) printf("CPU_ERROR alive.%ld: a call failed (%d)\n", n, e);
+  printf("CPU alive.%ld.event_create %.2f ns\n", n, (t1 - t0) / (double)n);
+  printf("CPU alive.%ld.event_pair %.2f ns\n", n, (t2 - t1) / (double)pairs);
+  printf("CPU alive.%ld.drv_event_pair %.2f ns\n", n, (t3 - t2) / (double)pairs);
+  printf("CPU alive.%ld.event_destroy %.2f ns\n", n, (t4 - t3) / (double)n);
+}
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -272,6 +318,31 @@ int main(void) {
   run("streams.cudaEventCreate_Destroy", loop_cudaEventCreate_Destroy, n, reps);
   run("streams.cudaStreamCreate_Destroy", loop_cudaStreamCreate_Destroy, n, reps);
   if (sink == 12345) puts("");
+
+  const char *alive = getenv("CPU_BENCH_ALIVE") ? getenv("CPU_BENCH_ALIVE") : "100 10000 100000 1000000";
+  long pairs = getenv("CPU_BENCH_ALIVE_PAIRS") ? atol(getenv("CPU_BENCH_ALIVE_PAIRS")) : 200000;
+  /* The driver's own entry points, as the runtime finds them. */
+  typedef int (*get_proc_t)(const char *, void **, int, unsigned long long, int *);
+  get_proc_t get_proc = drv ? (get_proc_t)dlsym(drv, "cuGetProcAddress_v2") : 0;
+  void *dcreate_p = 0, *ddestroy_p = 0;
+  if (get_proc) {
+    get_proc("cuEventCreate", &dcreate_p, 13000, 0, 0);
+    get_proc("cuEventDestroy", &ddestroy_p, 13000, 0, 0);
+  }
+  drv_event_create_t dcreate = (drv_event_create_t)dcreate_p;
+  drv_event_destroy_t ddestroy = (drv_event_destroy_t)ddestroy_p;
+  for (const char *s = alive; *s;) {
+    char *end;
+    long count = strtol(s, &end, 10);
+    if (end == s) break;
+    s = end;
+    if (count <= 0) continue;
+    if (!dcreate || !ddestroy) {
+      printf("CPU_ERROR the no-op driver exports no cuEventCreate/cuEventDestroy\n");
+      break;
+    }
+    alive_events(count, pairs, dcreate, ddestroy);
+  }
 
   f0 = minor_faults();
   t0 = now_ns();

@@ -68,22 +68,41 @@ static CUresult cuLaunchKernelEx(const void *cfg, void *f, void **params, void *
   return 0;
 }
 
-/* Events and streams: handles from a small pool, the most recently freed
- * handed out again first (as an allocator does), so a create/destroy loop
- * sees the same few addresses. */
+/* Events and streams: 64-byte objects, the most recently freed handed out
+ * again first (as an allocator does), so a create/destroy loop sees the same
+ * few addresses. The first POOL come from a static block; past them the pool
+ * grows by malloc, so that a program can hold a million alive (cpu_bench's
+ * "alive" rows), with addresses as a heap hands them out. */
+#include <stdlib.h>
 enum { POOL = 64 };
 static char g_objects[POOL][64];
-static void *g_free[POOL];
-static int g_nfree = -1;
+static void **g_free;
+static size_t g_nfree, g_cap;
+static int g_filled;
 static CUresult object_create(void **h) {
-  if (g_nfree < 0)
+  if (!g_filled) {
+    g_filled = 1;
+    g_cap = POOL;
+    g_free = malloc(g_cap * sizeof *g_free);
+    if (!g_free) return 2;
     for (g_nfree = 0; g_nfree < POOL; g_nfree++) g_free[g_nfree] = g_objects[POOL - 1 - g_nfree];
-  if (g_nfree == 0) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  }
+  if (g_nfree == 0) {
+    void *fresh = malloc(64);
+    if (!fresh) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+    *h = fresh;
+    return 0;
+  }
   *h = g_free[--g_nfree];
   return 0;
 }
 static CUresult object_destroy(void *h) {
-  if (g_nfree >= POOL) return 400;
+  if (g_nfree == g_cap) {
+    void **more = realloc(g_free, 2 * g_cap * sizeof *g_free);
+    if (!more) return 2;
+    g_free = more;
+    g_cap *= 2;
+  }
   g_free[g_nfree++] = h;
   return 0;
 }

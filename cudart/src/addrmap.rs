@@ -170,6 +170,18 @@ impl<V: Copy + Default> AddrTable<V> {
         }
     }
 
+    /// The mean distance of the entries from their home slots: what a
+    /// look-up walks past a present key.
+    #[cfg(test)]
+    pub fn mean_displacement(&self) -> f64 {
+        let size = self.slots.len();
+        let total: usize = (0..size)
+            .filter(|&i| self.slots[i].0 != 0)
+            .map(|i| (i + size - self.home(self.slots[i].0)) & (size - 1))
+            .sum();
+        total as f64 / self.len.max(1) as f64
+    }
+
     /// Doubles the table and places every entry again (no key is there
     /// twice, so each goes to the first empty slot from its home).
     fn grow(&mut self) {

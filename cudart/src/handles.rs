@@ -54,7 +54,7 @@
 //! driver calls got at an address the runtime saw destroyed is refused.
 
 use crate::abi::cudaError_t;
-use crate::addrmap::{AddrSet, AddrTable};
+use crate::addrmap::{mix, AddrSet, AddrTable};
 use parking_lot::{Mutex, MutexGuard};
 use std::ffi::c_void;
 use std::hash::BuildHasherDefault;
@@ -166,10 +166,12 @@ struct Writers {
 
 #[inline(always)]
 fn home(addr: u64) -> usize {
-    // Fibonacci hashing of the address without its alignment bits.
-    ((addr >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (u64::BITS - SLOTS.trailing_zeros()))
-        as usize
-        & (SLOTS - 1)
+    // The top bits of the owners tables' hash ([`mix`]); a shard's owners
+    // table indexes with its low bits. A shard (this slot's top bits) must
+    // say nothing about a handle's slot in its owners table: a hash whose
+    // shard bits fixed those low bits would leave most of the table unused
+    // as homes, and its runs long.
+    (mix(addr) >> (u64::BITS - SLOTS.trailing_zeros())) as usize & (SLOTS - 1)
 }
 
 /// The `i`th slot of the probe window from home slot `h`: it wraps within
@@ -575,6 +577,16 @@ mod tests {
         a as *const c_void
     }
 
+    /// Held by the tests that fill the process-wide table with thousands of
+    /// entries, so that one does not evict what another counts on finding.
+    static FILLS_TABLE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn fills_table() -> std::sync::MutexGuard<'static, ()> {
+        FILLS_TABLE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Whether a call that takes a `kind` must refuse `handle`: the
     /// runtime destroyed it as a `kind`, or it is a live object of another
     /// kind, and the record stands (what the room checks decide).
@@ -713,6 +725,45 @@ mod tests {
     }
 
     #[test]
+    fn a_shards_owners_spread_over_their_table() {
+        // Handles as a driver's pool hands them out (16- to 4096-byte
+        // strides) and from malloc: the handles one shard receives must
+        // still spread over its owners table, as random keys would (a mean
+        // probe distance near 0.5 at three quarters full at most).
+        let mut boxes: Vec<Box<[u8; 48]>> = Vec::new();
+        let mut patterns: Vec<(String, Vec<usize>)> = [0x10usize, 0x40, 0xa0, 0x1000]
+            .iter()
+            .map(|&stride| {
+                let keys = (0..20_000).map(|i| 0x7f00_0000_0000 + i * stride).collect();
+                (format!("stride {stride:#x}"), keys)
+            })
+            .collect();
+        boxes.extend((0..20_000).map(|_| Box::new([0u8; 48])));
+        let heap = boxes.iter().map(|b| &**b as *const [u8; 48] as usize);
+        patterns.push(("malloc".into(), heap.collect()));
+        for (name, keys) in patterns {
+            let mut tables: Vec<AddrTable<usize>> = (0..SHARDS).map(|_| AddrTable::new()).collect();
+            for &k in &keys {
+                tables[home(k as u64) / SHARD_SLOTS].insert(k, 1);
+            }
+            for (shard, t) in tables.iter().enumerate() {
+                let share = keys.len() / SHARDS;
+                assert!(
+                    t.len() > share / 2 && t.len() < share * 2,
+                    "{name}: shard {shard} holds {} of {}",
+                    t.len(),
+                    keys.len()
+                );
+                let d = t.mean_displacement();
+                assert!(
+                    d < 1.5,
+                    "{name}: shard {shard}'s mean probe distance {d:.2}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn probe_windows_stay_in_their_home_shard() {
         for h in [0, SHARD_SLOTS - 3, SHARD_SLOTS, SLOTS - 1] {
             let shard = h / SHARD_SLOTS;
@@ -727,6 +778,7 @@ mod tests {
 
     #[test]
     fn threads_making_and_destroying_at_once_keep_every_record() {
+        let _alone = fills_table();
         // Each thread's addresses fall in every shard; the writers of one
         // shard wait for each other, those of different shards do not.
         // The bounded table may evict an entry for another thread's (or
@@ -760,6 +812,7 @@ mod tests {
 
     #[test]
     fn the_table_stays_bounded_and_keeps_recent_entries() {
+        let _alone = fills_table();
         let base = 0x7f00_0000_0000usize;
         let many: Vec<usize> = (0..3 * SLOTS).map(|i| base + 0x1000 + i * 0x40).collect();
         for &a in &many {
@@ -777,6 +830,7 @@ mod tests {
 
     #[test]
     fn live_events_the_table_forgot_pass_without_a_readability_check() {
+        let _alone = fills_table();
         // Addresses no mapping holds (readable() would refuse them), more
         // of them alive than the table has slots.
         let base = 0x6a00_0000_0000usize;
