@@ -54,10 +54,9 @@
 //! driver calls got at an address the runtime saw destroyed is refused.
 
 use crate::abi::cudaError_t;
-use crate::addrmap::{mix, AddrSet, AddrTable};
+use crate::addrmap::{mix, AddrTable};
 use parking_lot::{Mutex, MutexGuard};
 use std::ffi::c_void;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The kinds of object the runtime tells apart.
@@ -145,7 +144,7 @@ static WRITERS: [Mutex<Writers>; SHARDS] = [const {
     Mutex::new(Writers {
         evict: 0,
         owners: AddrTable::new(),
-        dead: AddrSet::with_hasher(BuildHasherDefault::new()),
+        dead: AddrTable::new(),
     })
 }; SHARDS];
 /// Set once a reset left a dead event or stream: only then do the event
@@ -156,12 +155,13 @@ static ANY_DEAD: AtomicBool = AtomicBool::new(false);
 /// the events and streams the runtime made at its addresses, the context
 /// each was made in (an [`AddrTable`]: with a million alive, a look-up
 /// costs one cache miss, not two); and those a reset destroyed with their
-/// context. One lock for all, so making or destroying an object takes it
-/// once.
+/// context (an [`AddrTable`] too, indexed by the same low bits, which the
+/// shard leaves free). One lock for all, so making or destroying an object
+/// takes it once.
 struct Writers {
     evict: usize,
     owners: AddrTable<usize>,
-    dead: AddrSet,
+    dead: AddrTable<()>,
 }
 
 #[inline(always)]
@@ -435,7 +435,7 @@ pub fn made_in(handle: *const c_void, kind: Kind, ctx: *const c_void) {
     let mut w = writers(handle);
     write_locked(&mut w, handle, State::Live(kind));
     if ANY_DEAD.load(Ordering::Relaxed) {
-        w.dead.remove(&(handle as usize));
+        w.dead.remove(handle as usize);
     }
     w.owners.insert(handle as usize, ctx as usize);
 }
@@ -519,7 +519,7 @@ pub fn die_with(ctx: *const c_void) {
         let before = w.owners.len();
         w.owners.retain(|handle, c| {
             if c == ctx {
-                w.dead.insert(handle);
+                w.dead.insert(handle, ());
             }
             c != ctx
         });
@@ -540,7 +540,7 @@ pub fn died_with_context(handle: *const c_void) -> bool {
 #[cold]
 #[inline(never)]
 fn died_slow(handle: *const c_void) -> bool {
-    writers(handle).dead.contains(&(handle as usize))
+    writers(handle).dead.contains_key(handle as usize)
 }
 
 /// Takes `handle` out of the table: an address the driver handed out for
