@@ -14,7 +14,11 @@ smallest) and each runtime's growth exponent (the slope of log ns_per_op
 over log N between those two points: 0 is a constant cost per operation, 1
 a cost per operation that grows linearly with N). A benchmark is flagged
 when the ratio grows by more than --growth (default 1.5): ours grows faster
-than NVIDIA's. Sweeps that stopped early (a failed create, the time budget)
+than NVIDIA's. Benchmarks whose name has a part starting `drv_` (the
+driver's own calls, timed in the same processes as the runtime's) are the
+run's controls: no runtime sits between, so how far their ratio moves is
+the noise floor of the growth measure in that run, and the summary says
+which flagged benchmarks grew beyond it. Sweeps that stopped early (a failed create, the time budget)
 and failed result checks are listed. With --png (and matplotlib) the curves
 are drawn on log-log axes, one panel per benchmark.
 """
@@ -97,6 +101,19 @@ def held_memory(doc):
 
 def fmt_mib(b):
     return "%.1f" % (b / 2**20)
+
+
+def is_control(bench):
+    """A driver-only benchmark (e.g. event.drv_pair, threads.drv_event_pair)."""
+    return any(part.startswith("drv_") for part in bench.split(".")[1:])
+
+
+def noise_floor(analyses):
+    """The largest factor by which a control's ratio moved over N (either
+    way), and the controls measured at two or more N."""
+    controls = [a for a in analyses if is_control(a["bench"]) and a["growth"]]
+    floor = max((max(a["growth"], 1 / a["growth"]) for a in controls), default=None)
+    return floor, controls
 
 
 def analyse(bench, per_n, growth_limit):
@@ -202,6 +219,19 @@ def main():
       "smallest > %.2f): %s\n" % (args.growth, ", ".join(
           "`%s` (x%.2f, %s..%s)" % (a["bench"], a["growth"], fmt_n(a["n_lo"]), fmt_n(a["n_hi"]))
           for a in flagged) or "none"))
+    floor, controls = noise_floor(analyses)
+    if controls:
+        w("- driver-only controls (the driver's own calls in the same processes, no runtime "
+          "between): %s; the largest move either way, x%.2f, is this run's noise floor for growth\n" % (
+              ", ".join("`%s` x%.2f" % (a["bench"], a["growth"]) for a in controls), floor))
+        runtime_flags = [a for a in flagged if not is_control(a["bench"])]
+        beyond = [a for a in runtime_flags if a["growth"] > floor]
+        within = [a for a in runtime_flags if a["growth"] <= floor]
+        w("  - flagged beyond the noise floor: %s\n" % (
+            ", ".join("`%s` (x%.2f)" % (a["bench"], a["growth"]) for a in beyond) or "none"))
+        if within:
+            w("  - flagged but within it: %s\n" % ", ".join(
+                "`%s` (x%.2f)" % (a["bench"], a["growth"]) for a in within))
     shrink = [a for a in analyses if a["growth"] and a["growth"] < 1 / args.growth]
     if shrink:
         w("- NVIDIA's grows faster (the ratio falls by more than %.2fx): %s\n" % (args.growth, ", ".join(

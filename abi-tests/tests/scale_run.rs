@@ -695,3 +695,48 @@ print(abab.skip_reason(key, t, 100, {key}))
         ]
     );
 }
+
+/// The driver-only benchmarks (`drv_` in a name's part) set the noise
+/// floor of a run's growth measure, and the summary separates the flagged
+/// runtime benchmarks that grew beyond it from those within it.
+#[test]
+fn driver_only_controls_set_the_noise_floor() {
+    // ns per operation at N = 10 and N = 1000, NVIDIA's then ours: ratio
+    // growth 1.60 for the control, 2.00 and 1.55 for the runtime's, 1.00
+    // for an unflagged one.
+    let benches = [
+        ("obj.drv_pair", [100.0, 100.0], [100.0, 160.0]),
+        ("obj.pair", [100.0, 100.0], [100.0, 200.0]),
+        ("obj.create", [100.0, 100.0], [100.0, 155.0]),
+        ("obj.destroy", [100.0, 200.0], [100.0, 200.0]),
+    ];
+    let mut runs = Vec::new();
+    for (rt, pick) in [("nvidia", 1usize), ("ours", 2)] {
+        let mut results = Vec::new();
+        for (bench, nv, ours) in &benches {
+            let ns = if pick == 1 { nv } else { ours };
+            for (n, v) in [10, 1000].iter().zip(ns) {
+                results.push(format!(
+                    r#"{{"bench": "{bench}", "n": {n}, "ns_per_op": {v}}}"#
+                ));
+            }
+        }
+        runs.push(format!(
+            r#"{{"program": "objects", "runtime": "{rt}", "round": 1, "rc": 0, "results": [{}]}}"#,
+            results.join(", ")
+        ));
+    }
+    let dir = scratch("scale_noise_floor");
+    let json = dir.join("scale.json");
+    std::fs::write(&json, format!(r#"{{"runs": [{}]}}"#, runs.join(", "))).unwrap();
+    let md = report(&json);
+    let summary = section(&md, "## Summary").join("\n");
+    for want in [
+        "`obj.drv_pair` x1.60; the largest move either way, x1.60, is this run's noise floor",
+        "flagged beyond the noise floor: `obj.pair` (x2.00)\n",
+        "flagged but within it: `obj.create` (x1.55)\n",
+    ] {
+        assert!(summary.contains(want), "no {want:?} in:\n{summary}");
+    }
+    assert!(!summary.contains("`obj.destroy` (x"), "{summary}");
+}
