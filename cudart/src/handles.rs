@@ -730,7 +730,7 @@ mod tests {
         // strides) and from malloc: the handles one shard receives must
         // still spread over its owners table, as random keys would (a mean
         // probe distance near 0.5 at three quarters full at most).
-        let mut boxes: Vec<Box<[u8; 48]>> = Vec::new();
+        let boxes: Vec<Box<[u8; 48]>> = (0..20_000).map(|_| Box::new([0u8; 48])).collect();
         let mut patterns: Vec<(String, Vec<usize>)> = [0x10usize, 0x40, 0xa0, 0x1000]
             .iter()
             .map(|&stride| {
@@ -738,7 +738,6 @@ mod tests {
                 (format!("stride {stride:#x}"), keys)
             })
             .collect();
-        boxes.extend((0..20_000).map(|_| Box::new([0u8; 48])));
         let heap = boxes.iter().map(|b| &**b as *const [u8; 48] as usize);
         patterns.push(("malloc".into(), heap.collect()));
         for (name, keys) in patterns {
