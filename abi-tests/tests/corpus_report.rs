@@ -205,3 +205,85 @@ fn corpus_report_counts_runs_after_a_short_teardown() {
     assert_eq!(rc, 0, "{out}");
     assert!(!out.contains("runs after a short teardown"), "{out}");
 }
+
+/// `scripts/wholeprog-report.sh`: the session's corpus runs go into one
+/// report and each scale run into its own, from copies of the JSON kept
+/// (mode 644) under the docs' traces; a file that is neither is refused.
+#[test]
+fn wholeprog_report_files_the_session_results() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("wholeprog_report");
+    let docs = dir.join("docs");
+    let _ = std::fs::remove_dir_all(&docs);
+    let samples = dir.join("samples.json");
+    let workloads = dir.join("workloads.json");
+    let scale = dir.join("scale.json");
+    let bad = dir.join("bad.json");
+    let corpus = |p: &str| format!("{{\"settings\": {{\"rounds\": 2}}, \"programs\": [{p}]}}");
+    std::fs::write(&samples, corpus(&program("one", &[(100, 100), (100, 100)]))).unwrap();
+    std::fs::write(
+        &workloads,
+        corpus(&program("two", &[(100, 121), (100, 121)])),
+    )
+    .unwrap();
+    let results = |ns: [u32; 2]| {
+        format!(
+            "[{{\"bench\": \"obj.pair\", \"n\": 10, \"ns_per_op\": {}}}, \
+             {{\"bench\": \"obj.pair\", \"n\": 1000, \"ns_per_op\": {}}}]",
+            ns[0], ns[1]
+        )
+    };
+    std::fs::write(
+        &scale,
+        format!(
+            "{{\"runs\": [{{\"program\": \"objects\", \"runtime\": \"nvidia\", \"round\": 1, \
+             \"rc\": 0, \"results\": {}}}, {{\"program\": \"objects\", \"runtime\": \"ours\", \
+             \"round\": 1, \"rc\": 0, \"results\": {}}}]}}",
+            results([100, 100]),
+            results([100, 100])
+        ),
+    )
+    .unwrap();
+    std::fs::write(&bad, "{\"something\": 1}").unwrap();
+
+    let script = repo_root().join("scripts/wholeprog-report.sh");
+    let run = |files: &[&std::path::Path]| {
+        let out = std::process::Command::new("bash")
+            .arg(&script)
+            .arg("t1")
+            .arg("made-up session")
+            .args(files)
+            .env("DOCS_DIR", &docs)
+            .output()
+            .expect("bash");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (rc, out) = run(&[&samples, &scale, &workloads]);
+    assert_eq!(rc, Some(0), "{out}");
+    // sqrt(1.00 * 1.21) = 1.1000, over both corpus runs.
+    assert!(
+        out.contains("geometric mean of ours/NVIDIA over those 2: 1.1000"),
+        "{out}"
+    );
+    let md = std::fs::read_to_string(docs.join("corpus-report-t1.md")).unwrap();
+    for copy in ["traces/corpus-t1.json", "traces/corpus-t1-2.json"] {
+        assert!(md.contains(copy), "{copy} not named in:\n{md}");
+        let mode = std::fs::metadata(docs.join(copy))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o644, "{copy}");
+    }
+    assert!(md.contains("of made-up session"), "{md}");
+    let smd = std::fs::read_to_string(docs.join("scale-report-t1.md")).unwrap();
+    assert!(smd.contains("from `scale-t1.json`"), "{smd}");
+    assert!(docs.join("traces/scale-t1.json").is_file());
+
+    let (rc, out) = run(&[&samples, &bad]);
+    assert_eq!(rc, Some(2), "{out}");
+    assert!(out.contains("neither a corpus.json"), "{out}");
+}
