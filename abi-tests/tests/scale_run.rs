@@ -710,6 +710,10 @@ fn driver_only_controls_set_the_noise_floor() {
         ("obj.create", [100.0, 100.0], [100.0, 155.0]),
         ("obj.destroy", [100.0, 200.0], [100.0, 200.0]),
     ];
+    // A curve flat but for its first point: ratio 0.65 at N = 1, 1.00 at
+    // N = 2 to 64; its end points grow x1.54, the line through all seven
+    // x1.32, so it is listed apart, not flagged.
+    let noisy_ns = |rt: &str, n: u32| if rt == "ours" && n == 1 { 65 } else { 100 };
     let mut runs = Vec::new();
     for (rt, pick) in [("nvidia", 1usize), ("ours", 2)] {
         let mut results = Vec::new();
@@ -720,6 +724,12 @@ fn driver_only_controls_set_the_noise_floor() {
                     r#"{{"bench": "{bench}", "n": {n}, "ns_per_op": {v}}}"#
                 ));
             }
+        }
+        for n in [1u32, 2, 4, 8, 16, 32, 64] {
+            results.push(format!(
+                r#"{{"bench": "obj.noisy", "n": {n}, "ns_per_op": {}}}"#,
+                noisy_ns(rt, n)
+            ));
         }
         runs.push(format!(
             r#"{{"program": "objects", "runtime": "{rt}", "round": 1, "rc": 0, "results": [{}]}}"#,
@@ -735,8 +745,11 @@ fn driver_only_controls_set_the_noise_floor() {
         "`obj.drv_pair` x1.60; the largest move either way, x1.60, is this run's noise floor",
         "flagged beyond the noise floor: `obj.pair` (x2.00)\n",
         "flagged but within it: `obj.create` (x1.55)\n",
+        "between the end points only (along the line through every N, within it): \
+         `obj.noisy` (ends x1.54, line x1.32)\n",
     ] {
         assert!(summary.contains(want), "no {want:?} in:\n{summary}");
     }
     assert!(!summary.contains("`obj.destroy` (x"), "{summary}");
+    assert!(!summary.contains("`obj.noisy` (x"), "flagged: {summary}");
 }
