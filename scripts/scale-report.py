@@ -17,13 +17,14 @@ when the ratio grows by more than --growth (default 1.5) both between the
 two end points and along a least-squares line through every N (log ratio
 over log N, read between the same two N): ours grows faster than NVIDIA's
 over the whole curve, not at one noisy end point; a benchmark whose end
-points alone grow that much is listed apart. Benchmarks whose name has a part starting `drv_` (the
-driver's own calls, timed in the same processes as the runtime's) are the
-run's controls: no runtime sits between, so how far their ratio moves is
-the noise floor of the growth measure in that run, and the summary says
-which flagged benchmarks grew beyond it. Sweeps that stopped early (a failed create, the time budget)
-and failed result checks are listed. With --png (and matplotlib) the curves
-are drawn on log-log axes, one panel per benchmark.
+points alone grow that much is listed apart. Benchmarks whose name has a
+part starting `drv_` (the driver's own calls, timed in the same processes as
+the runtime's) are the run's controls: no runtime sits between, so how far
+their ratio moves is the noise floor of the growth measure in that run, and
+the summary says which flagged benchmarks grew beyond it. Sweeps that
+stopped early (a failed create, the time budget) and failed result checks
+are listed. With --png (and matplotlib) the curves are drawn on log-log
+axes, one panel per benchmark.
 """
 import argparse
 import json
@@ -238,7 +239,7 @@ def main():
     w("- benchmarks: %d with both runtimes at two or more N: %d\n" % (
         len(analyses), sum(a["growth"] is not None for a in analyses)))
     w("- **ours grows faster than NVIDIA's** (ours/NVIDIA at the largest N over the same at the "
-      "smallest > %.2f): %s\n" % (args.growth, ", ".join(
+      "smallest > %.2f, and along the line through every N): %s\n" % (args.growth, ", ".join(
           "`%s` (x%.2f, %s..%s)" % (a["bench"], a["growth"], fmt_n(a["n_lo"]), fmt_n(a["n_hi"]))
           for a in flagged) or "none"))
     floor, controls = noise_floor(analyses)
