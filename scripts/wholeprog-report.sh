@@ -24,7 +24,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if (($# < 3)); then
-  sed -n '2,24p' "$0" >&2
+  sed -n '2,23p' "$0" >&2
   exit 2
 fi
 tag=$1 meta=$2

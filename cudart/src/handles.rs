@@ -171,7 +171,7 @@ fn home(addr: u64) -> usize {
     // say nothing about a handle's slot in its owners table: a hash whose
     // shard bits fixed those low bits would leave most of the table unused
     // as homes, and its runs long.
-    (mix(addr) >> (u64::BITS - SLOTS.trailing_zeros())) as usize & (SLOTS - 1)
+    (mix(addr) >> (u64::BITS - SLOTS.trailing_zeros())) as usize
 }
 
 /// The `i`th slot of the probe window from home slot `h`: it wraps within
