@@ -68,14 +68,16 @@ static CUresult cuLaunchKernelEx(const void *cfg, void *f, void **params, void *
   return 0;
 }
 
-/* Events and streams: 64-byte objects, the most recently freed handed out
- * again first (as an allocator does), so a create/destroy loop sees the same
- * few addresses. The first POOL come from a static block; past them the pool
- * grows by malloc, so that a program can hold a million alive (cpu_bench's
- * "alive" rows), with addresses as a heap hands them out. */
+/* Events and streams: the most recently freed handed out again first (as an
+ * allocator does), so a create/destroy loop sees the same few addresses.
+ * The first POOL come from a static block; past them the pool grows by
+ * malloc, so that a program can hold a million alive (cpu_bench's "alive"
+ * rows). Objects of OBJECT bytes: glibc's heap hands out 584-byte blocks
+ * 592 bytes apart, in increasing order, as the H100's driver does its
+ * events (bench/experiments/handle_layout.c). */
 #include <stdlib.h>
-enum { POOL = 64 };
-static char g_objects[POOL][64];
+enum { POOL = 64, OBJECT = 584 };
+static char g_objects[POOL][OBJECT];
 static void **g_free;
 static size_t g_nfree, g_cap;
 static int g_filled;
@@ -88,7 +90,7 @@ static CUresult object_create(void **h) {
     for (g_nfree = 0; g_nfree < POOL; g_nfree++) g_free[g_nfree] = g_objects[POOL - 1 - g_nfree];
   }
   if (g_nfree == 0) {
-    void *fresh = malloc(64);
+    void *fresh = malloc(OBJECT);
     if (!fresh) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
     *h = fresh;
     return 0;

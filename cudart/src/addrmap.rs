@@ -16,6 +16,20 @@ pub fn mix(x: u64) -> u64 {
     (m as u64) ^ ((m >> 64) as u64)
 }
 
+/// In a linear-probing table with backward-shift deletion: whether the
+/// entry at slot `j`, whose home is `home`, may move back into the empty
+/// slot `hole` (an earlier slot of its run). It may unless its home lies
+/// cyclically in (hole, j], where it would then be unreachable.
+#[inline(always)]
+pub fn may_fill(hole: usize, home: usize, j: usize) -> bool {
+    let stays = if hole <= j {
+        hole < home && home <= j
+    } else {
+        hole < home || home <= j
+    };
+    !stays
+}
+
 /// [`mix`] as a `Hasher` (keys are `usize`).
 #[derive(Default, Clone, Copy)]
 pub struct AddrHasher(u64);
@@ -62,11 +76,11 @@ impl<V: Copy + Default> AddrTable<V> {
         }
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
 
-    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -93,7 +107,6 @@ impl<V: Copy + Default> AddrTable<V> {
         }
     }
 
-    #[cfg(test)]
     pub fn get(&self, key: usize) -> Option<V> {
         self.find(key).map(|i| self.slots[i].1)
     }
@@ -139,15 +152,7 @@ impl<V: Copy + Default> AddrTable<V> {
             if k == 0 {
                 break;
             }
-            // The entry at j may fill the hole unless its home lies
-            // cyclically in (hole, j].
-            let h = self.home(k);
-            let stays = if hole <= j {
-                hole < h && h <= j
-            } else {
-                hole < h || h <= j
-            };
-            if !stays {
+            if may_fill(hole, self.home(k), j) {
                 self.slots[hole] = self.slots[j];
                 hole = j;
             }
@@ -168,18 +173,6 @@ impl<V: Copy + Default> AddrTable<V> {
         for (k, v) in kept {
             self.insert(k, v);
         }
-    }
-
-    /// The mean distance of the entries from their home slots: what a
-    /// look-up walks past a present key.
-    #[cfg(test)]
-    pub fn mean_displacement(&self) -> f64 {
-        let size = self.slots.len();
-        let total: usize = (0..size)
-            .filter(|&i| self.slots[i].0 != 0)
-            .map(|i| (i + size - self.home(self.slots[i].0)) & (size - 1))
-            .sum();
-        total as f64 / self.len.max(1) as f64
     }
 
     /// Doubles the table and places every entry again (no key is there

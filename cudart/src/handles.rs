@@ -24,11 +24,12 @@
 //! gone (bit 55) and its kind (the top byte), so a reader sees one
 //! consistent entry. Writers (the calls that make and destroy objects,
 //! which call the driver anyway) take a lock once per call, that of the
-//! address's shard ([`SHARDS`] of them, so threads making objects at
-//! different addresses rarely wait for each other): under it
-//! the table's word and, for events and streams, the context each was
-//! made in ([`made_in`]), so that a reset can declare them dead with their
-//! context ([`die_with`]). The table is bounded: when
+//! address's shard ([`SHARDS`] of them, chosen by the address's 4 KiB
+//! page, so threads making objects in different pages do not wait for
+//! each other): under it the table's word and, for events and streams,
+//! the context each was made in ([`made_in`], [`crate::owners`]), so that
+//! a reset can declare them dead with their context ([`die_with`]). The
+//! table is bounded: when
 //! the probe window of an address is full, the oldest entry there is
 //! overwritten, and the address is forgotten (its calls go to the driver).
 //!
@@ -55,6 +56,7 @@
 
 use crate::abi::cudaError_t;
 use crate::addrmap::{mix, AddrTable};
+use crate::owners::Owners;
 use parking_lot::{Mutex, MutexGuard};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -143,7 +145,7 @@ static ANY: AtomicBool = AtomicBool::new(false);
 static WRITERS: [Mutex<Writers>; SHARDS] = [const {
     Mutex::new(Writers {
         evict: 0,
-        owners: AddrTable::new(),
+        owners: Owners::new(),
         dead: AddrTable::new(),
     })
 }; SHARDS];
@@ -153,25 +155,36 @@ static ANY_DEAD: AtomicBool = AtomicBool::new(false);
 
 /// A shard's writers' state: the next slot to evict within a window; for
 /// the events and streams the runtime made at its addresses, the context
-/// each was made in (an [`AddrTable`]: with a million alive, a look-up
-/// costs one cache miss, not two); and those a reset destroyed with their
-/// context (an [`AddrTable`] too, indexed by the same low bits, which the
-/// shard leaves free). One lock for all, so making or destroying an object
-/// takes it once.
+/// each was made in ([`Owners`], which keeps the handles of one page
+/// together, as the driver hands them out); and those a reset destroyed
+/// with their context (an [`AddrTable`], indexed by the low bits of the
+/// handle's own hash, which the shard leaves free). One lock for all, so
+/// making or destroying an object takes it once.
 struct Writers {
     evict: usize,
-    owners: AddrTable<usize>,
+    owners: Owners,
     dead: AddrTable<()>,
 }
 
+/// Bits of [`home`] that name the shard, and those that name the slot in it.
+const SHARD_BITS: u32 = SHARDS.trailing_zeros();
+const SLOT_BITS: u32 = SHARD_SLOTS.trailing_zeros();
+
 #[inline(always)]
 fn home(addr: u64) -> usize {
-    // The top bits of the owners tables' hash ([`mix`]); a shard's owners
-    // table indexes with its low bits. A shard (this slot's top bits) must
-    // say nothing about a handle's slot in its owners table: a hash whose
-    // shard bits fixed those low bits would leave most of the table unused
-    // as homes, and its runs long.
-    (mix(addr) >> (u64::BITS - SLOTS.trailing_zeros())) as usize
+    // The shard from the top bits of the hash of the handle's 4 KiB page,
+    // so that the handles the driver makes one after another (several to
+    // a page) go to one shard's owners map, whose entries hold a page's
+    // handles together. The slot in the shard from the handle's offset in
+    // its page (in 16-byte units: one slot each) scrambled by other bits
+    // of the page's hash, so that the handles of one page never share a
+    // home slot and those of different pages spread. Neither the owners
+    // map (the low bits of the page's hash) nor the dead set (the low bits
+    // of the handle's own hash) indexes with bits the shard fixes.
+    let m = mix(addr >> 12);
+    let shard = (m >> (u64::BITS - SHARD_BITS)) as usize;
+    let slot = ((addr >> 4) ^ (m >> (u64::BITS - SHARD_BITS - SLOT_BITS))) as usize;
+    shard << SLOT_BITS | slot & (SHARD_SLOTS - 1)
 }
 
 /// The `i`th slot of the probe window from home slot `h`: it wraps within
@@ -727,33 +740,40 @@ mod tests {
     #[test]
     fn a_shards_owners_spread_over_their_table() {
         // Handles as a driver's pool hands them out (16- to 4096-byte
-        // strides) and from malloc: the handles one shard receives must
-        // still spread over its owners table, as random keys would (a mean
-        // probe distance near 0.5 at three quarters full at most).
-        let boxes: Vec<Box<[u8; 48]>> = (0..20_000).map(|_| Box::new([0u8; 48])).collect();
-        let mut patterns: Vec<(String, Vec<usize>)> = [0x10usize, 0x40, 0xa0, 0x1000]
+        // strides) and from malloc: the pages spread over the shards, and
+        // the page entries one shard receives spread over its owners map
+        // as random keys would (a mean probe distance near 0.5 at three
+        // quarters full at most).
+        let boxes: Vec<Box<[u8; 48]>> = (0..100_000).map(|_| Box::new([0u8; 48])).collect();
+        let mut patterns: Vec<(String, Vec<usize>)> = [0x10usize, 0x40, 0x250, 0x1000]
             .iter()
             .map(|&stride| {
-                let keys = (0..20_000).map(|i| 0x7f00_0000_0000 + i * stride).collect();
+                let n = 1024 * 4096 / stride;
+                let keys = (0..n).map(|i| 0x7f00_0000_0000 + i * stride).collect();
                 (format!("stride {stride:#x}"), keys)
             })
             .collect();
         let heap = boxes.iter().map(|b| &**b as *const [u8; 48] as usize);
         patterns.push(("malloc".into(), heap.collect()));
         for (name, keys) in patterns {
-            let mut tables: Vec<AddrTable<usize>> = (0..SHARDS).map(|_| AddrTable::new()).collect();
+            let mut owners: Vec<Owners> = (0..SHARDS).map(|_| Owners::new()).collect();
+            let mut pages: Vec<std::collections::HashSet<usize>> =
+                (0..SHARDS).map(|_| Default::default()).collect();
             for &k in &keys {
-                tables[home(k as u64) / SHARD_SLOTS].insert(k, 1);
+                let shard = home(k as u64) / SHARD_SLOTS;
+                owners[shard].insert(k, 1);
+                pages[shard].insert(k >> 12);
             }
-            for (shard, t) in tables.iter().enumerate() {
-                let share = keys.len() / SHARDS;
+            let all: usize = pages.iter().map(|p| p.len()).sum();
+            assert!(all >= 1000, "{name}: {all} pages");
+            for (shard, o) in owners.iter().enumerate() {
+                let share = all / SHARDS;
+                let n = pages[shard].len();
                 assert!(
-                    t.len() > share / 2 && t.len() < share * 2,
-                    "{name}: shard {shard} holds {} of {}",
-                    t.len(),
-                    keys.len()
+                    n > share / 2 && n < share * 2,
+                    "{name}: shard {shard} holds {n} of {all} pages"
                 );
-                let d = t.mean_displacement();
+                let d = o.mean_displacement();
                 assert!(
                     d < 1.5,
                     "{name}: shard {shard}'s mean probe distance {d:.2}"

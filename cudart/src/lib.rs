@@ -39,6 +39,7 @@ pub(crate) mod memory;
 pub(crate) mod mempool;
 pub(crate) mod objects;
 pub(crate) mod occupancy;
+pub(crate) mod owners;
 pub(crate) mod peer;
 pub(crate) mod profiler;
 pub(crate) mod registry;

@@ -1,0 +1,393 @@
+//! The context each live event and stream was made in, by handle
+//! ([`Owners`]), for the handle record ([`crate::handles`]): a reset
+//! declares a context's events and streams dead, and a handle the bounded
+//! record forgot is known to be the runtime's without a system call.
+//!
+//! The driver hands out events and streams from pools, in increasing
+//! address order, several to a 4 KiB page (`bench/experiments/
+//! handle_layout.c` measures it). A map that hashes each handle to its own
+//! slot sends every insert to a cache line no recent insert touched: with
+//! a million alive, a cache miss per create and per destroy. This map
+//! keeps the handles of one page together in one 64-byte entry (the page,
+//! its context, and a bit for each 16-byte-aligned address in the page),
+//! so handles made one after another share an entry and a cache line, and
+//! finding one is a bit test. A handle that is not 16-byte aligned, or
+//! whose context differs from the one its page's entry holds, goes to an
+//! [`AddrTable`] beside it.
+
+use crate::addrmap::{may_fill, mix, AddrTable};
+
+const PAGE_SHIFT: u32 = 12;
+/// Handles are told apart in 16-byte units: 256 to a page.
+const GRAIN_SHIFT: u32 = 4;
+
+/// One page's handles: the page number (0: an empty entry), the context
+/// they were made in, and bit `k` set where the handle at byte `16 * k` of
+/// the page is present. 64 bytes, aligned to a cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Page {
+    page: usize,
+    ctx: usize,
+    bits: [u64; 4],
+}
+
+impl Page {
+    fn has(&self, k: usize) -> bool {
+        self.bits[k / 64] >> (k % 64) & 1 != 0
+    }
+
+    fn set(&mut self, k: usize) {
+        self.bits[k / 64] |= 1 << (k % 64);
+    }
+
+    fn clear(&mut self, k: usize) {
+        self.bits[k / 64] &= !(1 << (k % 64));
+    }
+
+    fn is_unused(&self) -> bool {
+        self.bits == [0; 4]
+    }
+}
+
+/// A handle's page number and its 16-byte unit in the page, where a page
+/// entry can hold it (nonzero page, 16-byte aligned).
+#[inline(always)]
+fn split(handle: usize) -> Option<(usize, usize)> {
+    let page = handle >> PAGE_SHIFT;
+    let aligned = handle & ((1 << GRAIN_SHIFT) - 1) == 0;
+    (page != 0 && aligned).then_some((
+        page,
+        (handle >> GRAIN_SHIFT) & ((1 << (PAGE_SHIFT - GRAIN_SHIFT)) - 1),
+    ))
+}
+
+/// Handle to context, for nonzero handles.
+pub struct Owners {
+    /// Open addressing by page number, linear probing, at most three
+    /// quarters full, backward-shift deletion (as [`AddrTable`]).
+    pages: Vec<Page>,
+    used: usize,
+    /// Handles no page entry holds.
+    rest: AddrTable<usize>,
+    len: usize,
+}
+
+impl Owners {
+    pub const fn new() -> Self {
+        Owners {
+            pages: Vec::new(),
+            used: 0,
+            rest: AddrTable::new(),
+            len: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    fn home(&self, page: usize) -> usize {
+        mix(page as u64) as usize & (self.pages.len() - 1)
+    }
+
+    /// The slot of `page`'s entry, if it has one.
+    fn find(&self, page: usize) -> Option<usize> {
+        if self.used == 0 || page == 0 {
+            return None;
+        }
+        let mask = self.pages.len() - 1;
+        let mut i = self.home(page);
+        loop {
+            match self.pages[i].page {
+                p if p == page => return Some(i),
+                0 => return None,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    pub fn contains_key(&self, handle: usize) -> bool {
+        self.get(handle).is_some()
+    }
+
+    pub fn get(&self, handle: usize) -> Option<usize> {
+        if let Some((page, k)) = split(handle) {
+            if let Some(i) = self.find(page) {
+                let p = &self.pages[i];
+                if p.has(k) {
+                    return Some(p.ctx);
+                }
+            }
+        }
+        self.rest.get(handle)
+    }
+
+    /// Sets `handle`'s context to `ctx`. Handle 0 is ignored.
+    pub fn insert(&mut self, handle: usize, ctx: usize) {
+        if handle == 0 {
+            return;
+        }
+        if let Some((page, k)) = split(handle) {
+            let i = match self.find(page) {
+                Some(i) => i,
+                None => {
+                    self.take_from_rest(handle);
+                    self.add_page(page, ctx)
+                }
+            };
+            let p = &mut self.pages[i];
+            if p.has(k) {
+                if p.ctx == ctx {
+                    return;
+                }
+                // Made again in another context: it leaves its page's entry.
+                p.clear(k);
+                if p.is_unused() {
+                    self.remove_page(i);
+                }
+                self.len -= 1;
+            } else if p.ctx == ctx {
+                p.set(k);
+                self.len += 1;
+                self.take_from_rest(handle);
+                return;
+            }
+        }
+        if self.rest.insert(handle, ctx).is_none() {
+            self.len += 1;
+        }
+    }
+
+    /// Takes `handle` out of [`Owners::rest`], if it is there.
+    #[inline(always)]
+    fn take_from_rest(&mut self, handle: usize) {
+        if !self.rest.is_empty() && self.rest.remove(handle).is_some() {
+            self.len -= 1;
+        }
+    }
+
+    /// Takes `handle` out; the context it had, if it was present.
+    pub fn remove(&mut self, handle: usize) -> Option<usize> {
+        if let Some((page, k)) = split(handle) {
+            if let Some(i) = self.find(page) {
+                let p = &mut self.pages[i];
+                if p.has(k) {
+                    p.clear(k);
+                    let ctx = p.ctx;
+                    if p.is_unused() {
+                        self.remove_page(i);
+                    }
+                    self.len -= 1;
+                    return Some(ctx);
+                }
+            }
+        }
+        if self.rest.is_empty() {
+            return None;
+        }
+        let ctx = self.rest.remove(handle)?;
+        self.len -= 1;
+        Some(ctx)
+    }
+
+    /// Keeps the handles for which `keep` says true (rebuilds the map).
+    pub fn retain(&mut self, mut keep: impl FnMut(usize, usize) -> bool) {
+        let mut kept = Vec::new();
+        for p in std::mem::take(&mut self.pages) {
+            for k in (0..1 << (PAGE_SHIFT - GRAIN_SHIFT)).filter(|&k| p.has(k)) {
+                let handle = p.page << PAGE_SHIFT | k << GRAIN_SHIFT;
+                if keep(handle, p.ctx) {
+                    kept.push((handle, p.ctx));
+                }
+            }
+        }
+        self.rest.retain(|handle, ctx| {
+            if keep(handle, ctx) {
+                kept.push((handle, ctx));
+            }
+            false
+        });
+        self.used = 0;
+        self.len = 0;
+        for (handle, ctx) in kept {
+            self.insert(handle, ctx);
+        }
+    }
+
+    /// A new, empty entry for `page` with context `ctx`; its slot.
+    fn add_page(&mut self, page: usize, ctx: usize) -> usize {
+        if (self.used + 1) * 4 > self.pages.len() * 3 {
+            self.grow();
+        }
+        let mask = self.pages.len() - 1;
+        let mut i = self.home(page);
+        while self.pages[i].page != 0 {
+            i = (i + 1) & mask;
+        }
+        self.pages[i] = Page {
+            page,
+            ctx,
+            bits: [0; 4],
+        };
+        self.used += 1;
+        i
+    }
+
+    /// Empties the entry at `hole`; the entries after it in its run move
+    /// back, so every page stays reachable from its home.
+    fn remove_page(&mut self, mut hole: usize) {
+        let mask = self.pages.len() - 1;
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            let page = self.pages[j].page;
+            if page == 0 {
+                break;
+            }
+            if may_fill(hole, self.home(page), j) {
+                self.pages[hole] = self.pages[j];
+                hole = j;
+            }
+        }
+        self.pages[hole] = Page::default();
+        self.used -= 1;
+    }
+
+    /// Doubles the page table and places every entry again.
+    fn grow(&mut self) {
+        let size = (self.pages.len() * 2).max(16);
+        let old = std::mem::replace(&mut self.pages, vec![Page::default(); size]);
+        let mask = size - 1;
+        for p in old.into_iter().filter(|p| p.page != 0) {
+            let mut i = self.home(p.page);
+            while self.pages[i].page != 0 {
+                i = (i + 1) & mask;
+            }
+            self.pages[i] = p;
+        }
+    }
+
+    /// The mean distance of the page entries from their home slots.
+    #[cfg(test)]
+    pub fn mean_displacement(&self) -> f64 {
+        let size = self.pages.len();
+        let total: usize = (0..size)
+            .filter(|&i| self.pages[i].page != 0)
+            .map(|i| (i + size - self.home(self.pages[i].page)) & (size - 1))
+            .sum();
+        total as f64 / self.used.max(1) as f64
+    }
+
+    /// How many handles the page entries hold (the rest are in `rest`).
+    #[cfg(test)]
+    fn in_pages(&self) -> usize {
+        self.len - self.rest.len()
+    }
+}
+
+impl Default for Owners {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::addrmap::AddrMap;
+
+    #[test]
+    fn a_page_entry_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Page>(), 64);
+        assert_eq!(std::mem::align_of::<Page>(), 64);
+    }
+
+    #[test]
+    fn the_map_matches_a_hash_map_through_inserts_removes_and_retain() {
+        // Handles packed closer than a page entry holds (16 bytes apart:
+        // 256 to a page), spread ones, and low ones (page 0), under two
+        // contexts, against AddrMap.
+        let mut o = Owners::new();
+        let mut m: AddrMap<usize> = AddrMap::default();
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for step in 0..300_000usize {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let handle = match x % 3 {
+                0 => 0x7f00_0000_0000 + (x >> 8) as usize % 20_000 * 16,
+                1 => 0x5500_0000_0000 + (x >> 8) as usize % 3_000 * 592,
+                _ => 1 + (x >> 8) as usize % 4000,
+            };
+            let ctx = 0x7e00_0000_0000 + (x >> 40) as usize % 2 * 0x1000;
+            if (x >> 20).is_multiple_of(3) {
+                assert_eq!(o.remove(handle), m.remove(&handle), "remove at {step}");
+            } else {
+                o.insert(handle, ctx);
+                m.insert(handle, ctx);
+            }
+            assert_eq!(o.len(), m.len(), "len at {step}");
+        }
+        for (&h, &c) in &m {
+            assert_eq!(o.get(h), Some(c), "{h:#x}");
+        }
+        assert!(o.in_pages() > 0 && !o.rest.is_empty(), "both parts used");
+        assert!(!o.contains_key(0x1234_5000) && o.remove(0x1234_5000).is_none());
+        o.insert(0, 1);
+        assert!(!o.contains_key(0));
+        o.retain(|h, c| h % 32 == 0 && c == 0x7e00_0000_0000);
+        m.retain(|&h, &mut c| h % 32 == 0 && c == 0x7e00_0000_0000);
+        assert_eq!(o.len(), m.len());
+        for (&h, &c) in &m {
+            assert_eq!(o.get(h), Some(c));
+        }
+        for h in m.keys().copied().collect::<Vec<_>>() {
+            assert_eq!(o.remove(h), m.remove(&h));
+        }
+        assert_eq!((o.len(), o.used, o.rest.len()), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_handle_made_again_in_another_context_moves() {
+        let mut o = Owners::new();
+        let (a, b) = (0x7f00_0000_1000usize, 0x7f00_0000_1250usize);
+        o.insert(a, 1);
+        o.insert(b, 1);
+        o.insert(a, 2);
+        assert_eq!((o.get(a), o.get(b), o.len()), (Some(2), Some(1), 2));
+        assert_eq!(o.remove(b), Some(1));
+        // The page's entry went with its last handle: the page can take
+        // the other context now.
+        o.insert(b, 2);
+        assert_eq!(o.rest.len(), 1, "a is still apart; b took the entry");
+        assert_eq!((o.remove(a), o.remove(b), o.len()), (Some(2), Some(2), 0));
+    }
+
+    #[test]
+    fn pool_handles_share_their_pages_entries() {
+        // 10^5 handles 592 bytes apart (the driver's events): about 6.9 to
+        // a page, every one held by a page entry, the entries spread over
+        // their table as random keys would.
+        let mut o = Owners::new();
+        let handles: Vec<usize> = (0..100_000).map(|i| 0x5631_8317_9460 + i * 592).collect();
+        for &h in &handles {
+            o.insert(h, 7);
+        }
+        assert_eq!((o.len(), o.in_pages()), (handles.len(), handles.len()));
+        assert!(
+            o.used <= handles.len() * 592 / 4096 + 2,
+            "{} entries",
+            o.used
+        );
+        let d = o.mean_displacement();
+        assert!(d < 1.5, "mean probe distance {d:.2}");
+        for &h in handles.iter().step_by(2) {
+            assert_eq!(o.remove(h), Some(7));
+        }
+        for &h in handles.iter().skip(1).step_by(2) {
+            assert_eq!(o.get(h), Some(7));
+        }
+    }
+}
