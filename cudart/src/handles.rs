@@ -25,7 +25,7 @@
 //! consistent entry. Writers (the calls that make and destroy objects,
 //! which call the driver anyway) take a lock once per call, that of the
 //! address's shard ([`SHARDS`] of them, chosen by the address's 4 KiB
-//! page, so threads making objects in different pages do not wait for
+//! page, so threads making objects in different pages rarely wait for
 //! each other): under it the table's word and, for events and streams,
 //! the context each was made in ([`made_in`], [`crate::owners`]), so that
 //! a reset can declare them dead with their context ([`die_with`]). The
