@@ -783,6 +783,31 @@ mod tests {
     }
 
     #[test]
+    fn a_pages_handles_share_a_shard_and_never_a_home_slot() {
+        // Every 16-byte unit of a page: one shard, 256 distinct slots in
+        // it; over many pages every shard is used.
+        let mut shards = std::collections::HashSet::new();
+        for page in 0..256usize {
+            let base = 0x5631_8317_9000 + page * 4096;
+            let homes: Vec<usize> = (0..256).map(|k| home((base + k * 16) as u64)).collect();
+            let shard = homes[0] / SHARD_SLOTS;
+            assert!(
+                homes.iter().all(|&h| h / SHARD_SLOTS == shard),
+                "page {page}"
+            );
+            let slots: std::collections::HashSet<usize> = homes.iter().copied().collect();
+            assert_eq!(slots.len(), SHARD_SLOTS, "page {page}: shared home slots");
+            shards.insert(shard);
+        }
+        assert_eq!(
+            shards.len(),
+            SHARDS,
+            "256 pages over {} shards",
+            shards.len()
+        );
+    }
+
+    #[test]
     fn probe_windows_stay_in_their_home_shard() {
         for h in [0, SHARD_SLOTS - 3, SHARD_SLOTS, SLOTS - 1] {
             let shard = h / SHARD_SLOTS;
