@@ -48,6 +48,17 @@ impl Page {
     fn is_unused(&self) -> bool {
         self.bits == [0; 4]
     }
+
+    /// The 16-byte units whose bit is set, in order (one step per set bit).
+    fn units(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(j, &w)| {
+            std::iter::successors((w != 0).then_some(w), |&w| {
+                let rest = w & (w - 1);
+                (rest != 0).then_some(rest)
+            })
+            .map(move |w| j * 64 + w.trailing_zeros() as usize)
+        })
+    }
 }
 
 /// A handle's page number and its 16-byte unit in the page, where a page
@@ -196,7 +207,7 @@ impl Owners {
     pub fn retain(&mut self, mut keep: impl FnMut(usize, usize) -> bool) {
         let mut kept = Vec::new();
         for p in std::mem::take(&mut self.pages) {
-            for k in (0..1 << (PAGE_SHIFT - GRAIN_SHIFT)).filter(|&k| p.has(k)) {
+            for k in p.units() {
                 let handle = p.page << PAGE_SHIFT | k << GRAIN_SHIFT;
                 if keep(handle, p.ctx) {
                     kept.push((handle, p.ctx));
@@ -302,6 +313,17 @@ mod tests {
     fn a_page_entry_is_one_cache_line() {
         assert_eq!(std::mem::size_of::<Page>(), 64);
         assert_eq!(std::mem::align_of::<Page>(), 64);
+    }
+
+    #[test]
+    fn a_pages_units_are_its_set_bits_in_order() {
+        let mut p = Page::default();
+        let units = [0usize, 1, 63, 64, 130, 200, 255];
+        for &k in &units {
+            p.set(k);
+        }
+        assert_eq!(p.units().collect::<Vec<_>>(), units);
+        assert_eq!(Page::default().units().count(), 0);
     }
 
     #[test]
