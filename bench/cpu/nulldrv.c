@@ -108,15 +108,46 @@ static CUresult object_destroy(void *h) {
   g_free[g_nfree++] = h;
   return 0;
 }
-static CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; return object_create(e); }
-static CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; return object_create(s); }
+/* NULLDRV_THREADS set: the pool and the device addresses are taken under
+ * one lock, as a real driver serializes its object creation, so that
+ * programs making objects from many threads (bench/scale/scale_threads)
+ * can run on this driver. Unset (cpu_bench): no lock, no cost. */
+#include <pthread.h>
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static int g_locking;
+static void read_locking(void) { g_locking = getenv("NULLDRV_THREADS") != NULL; }
+static int lock(void) {
+  pthread_once(&g_once, read_locking);
+  if (g_locking) pthread_mutex_lock(&g_mu);
+  return g_locking;
+}
+static void unlock(int locked) {
+  if (locked) pthread_mutex_unlock(&g_mu);
+}
+static CUresult locked_create(void **h) {
+  int l = lock();
+  CUresult r = object_create(h);
+  unlock(l);
+  return r;
+}
+static CUresult locked_destroy(void *h) {
+  int l = lock();
+  CUresult r = object_destroy(h);
+  unlock(l);
+  return r;
+}
+static CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; return locked_create(e); }
+static CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; return locked_create(s); }
 
 /* Device memory: addresses handed out in order, never reused; freeing
  * succeeds (probe_first's allocation before its launch). */
 static CUresult cuMemAlloc(unsigned long long *p, size_t bytes) {
   static unsigned long long next = 0x7f0000000000ull;
+  int l = lock();
   *p = next;
   next += (bytes + 511) & ~511ull;
+  unlock(l);
   return 0;
 }
 
@@ -143,9 +174,9 @@ static const struct { const char *name; void *fn; } table[] = {
     {"cuLaunchKernel", (void *)cuLaunchKernel},
     {"cuLaunchKernelEx", (void *)cuLaunchKernelEx},
     {"cuEventCreate", (void *)cuEventCreate},
-    {"cuEventDestroy", (void *)object_destroy},
+    {"cuEventDestroy", (void *)locked_destroy},
     {"cuStreamCreate", (void *)cuStreamCreate},
-    {"cuStreamDestroy", (void *)object_destroy},
+    {"cuStreamDestroy", (void *)locked_destroy},
     {"cuMemAlloc", (void *)cuMemAlloc},
     {"cuMemFree", (void *)ok},
 };
