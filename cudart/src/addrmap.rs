@@ -16,20 +16,6 @@ pub fn mix(x: u64) -> u64 {
     (m as u64) ^ ((m >> 64) as u64)
 }
 
-/// In a linear-probing table with backward-shift deletion: whether the
-/// entry at slot `j`, whose home is `home`, may move back into the empty
-/// slot `hole` (an earlier slot of its run). It may unless its home lies
-/// cyclically in (hole, j], where it would then be unreachable.
-#[inline(always)]
-pub fn may_fill(hole: usize, home: usize, j: usize) -> bool {
-    let stays = if hole <= j {
-        hole < home && home <= j
-    } else {
-        hole < home || home <= j
-    };
-    !stays
-}
-
 /// [`mix`] as a `Hasher` (keys are `usize`).
 #[derive(Default, Clone, Copy)]
 pub struct AddrHasher(u64);
@@ -57,32 +43,41 @@ pub type AddrMap<V> = HashMap<usize, V, BuildHasherDefault<AddrHasher>>;
 /// A set of addresses.
 pub type AddrSet = HashSet<usize, BuildHasherDefault<AddrHasher>>;
 
-/// A map from nonzero addresses to small `Copy` values with each key and
-/// its value side by side: a look-up of a key that is present touches one
-/// slot, so in a large map it costs one cache miss where [`AddrMap`] pays
-/// two (its control bytes, then its bucket). Linear probing, at most three
-/// quarters full, and backward-shift deletion (no tombstones). Key 0 is the empty
-/// slot and is never stored.
-pub struct AddrTable<V> {
-    slots: Vec<(usize, V)>,
+/// An entry of a [`Slots`] table: its key, a nonzero address (key 0 marks
+/// an empty slot, which `Default` makes).
+pub trait Keyed: Copy + Default {
+    /// Slots of a table's first allocation (a power of two).
+    const FIRST_SLOTS: usize = 64;
+    fn key(&self) -> usize;
+}
+
+impl<V: Copy + Default> Keyed for (usize, V) {
+    #[inline(always)]
+    fn key(&self) -> usize {
+        self.0
+    }
+}
+
+/// Open addressing by a nonzero address key, each entry holding its own
+/// key: linear probing from the slot [`mix`] picks, at most three quarters
+/// full, backward-shift deletion (no tombstones). The core of
+/// [`AddrTable`] and of the owners map's page entries
+/// ([`crate::owners`]), which the callers read and change in place by slot.
+pub struct Slots<E> {
+    slots: Vec<E>,
     len: usize,
 }
 
-impl<V: Copy + Default> AddrTable<V> {
+impl<E: Keyed> Slots<E> {
     pub const fn new() -> Self {
-        AddrTable {
+        Slots {
             slots: Vec::new(),
             len: 0,
         }
     }
 
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     #[inline(always)]
@@ -92,14 +87,14 @@ impl<V: Copy + Default> AddrTable<V> {
 
     /// The slot holding `key`, if it is present.
     #[inline]
-    fn find(&self, key: usize) -> Option<usize> {
+    pub fn find(&self, key: usize) -> Option<usize> {
         if self.len == 0 || key == 0 {
             return None;
         }
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
-            match self.slots[i].0 {
+            match self.slots[i].key() {
                 k if k == key => return Some(i),
                 0 => return None,
                 _ => i = (i + 1) & mask,
@@ -107,13 +102,141 @@ impl<V: Copy + Default> AddrTable<V> {
         }
     }
 
+    /// `Ok` with the slot holding `key` (nonzero), or `Err` with the empty
+    /// slot where it goes ([`Slots::fill`]); the table first grows if one
+    /// more entry would make it more than three quarters full.
+    #[inline]
+    pub fn slot(&mut self, key: usize) -> Result<usize, usize> {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            match self.slots[i].key() {
+                k if k == key => return Ok(i),
+                0 => return Err(i),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Writes `entry` into the empty slot `i` that [`Slots::slot`] gave
+    /// for its key.
+    pub fn fill(&mut self, i: usize, entry: E) {
+        self.slots[i] = entry;
+        self.len += 1;
+    }
+
+    pub fn at(&self, i: usize) -> &E {
+        &self.slots[i]
+    }
+
+    pub fn at_mut(&mut self, i: usize) -> &mut E {
+        &mut self.slots[i]
+    }
+
+    /// Empties slot `hole`. The entries after it in its run move back, so
+    /// every key stays reachable from its home.
+    pub fn take(&mut self, mut hole: usize) {
+        let mask = self.slots.len() - 1;
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            let k = self.slots[j].key();
+            if k == 0 {
+                break;
+            }
+            // The entry at j may fill the hole unless its home lies
+            // cyclically in (hole, j].
+            let h = self.home(k);
+            let stays = if hole <= j {
+                hole < h && h <= j
+            } else {
+                hole < h || h <= j
+            };
+            if !stays {
+                self.slots[hole] = self.slots[j];
+                hole = j;
+            }
+        }
+        self.slots[hole] = E::default();
+        self.len -= 1;
+    }
+
+    /// Empties the table; its entries.
+    pub fn drain(&mut self) -> impl Iterator<Item = E> {
+        self.len = 0;
+        std::mem::take(&mut self.slots)
+            .into_iter()
+            .filter(|e| e.key() != 0)
+    }
+
+    /// The mean distance of the entries from their home slots: what a
+    /// look-up walks past a present key.
+    #[cfg(test)]
+    pub fn mean_displacement(&self) -> f64 {
+        let size = self.slots.len();
+        let total: usize = (0..size)
+            .filter(|&i| self.slots[i].key() != 0)
+            .map(|i| (i + size - self.home(self.slots[i].key())) & (size - 1))
+            .sum();
+        total as f64 / self.len.max(1) as f64
+    }
+
+    /// Doubles the table and places every entry again (no key is there
+    /// twice, so each goes to the first empty slot from its home).
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(E::FIRST_SLOTS);
+        let old = std::mem::replace(&mut self.slots, vec![E::default(); size]);
+        let mask = size - 1;
+        for e in old.into_iter().filter(|e| e.key() != 0) {
+            let mut i = self.home(e.key());
+            while self.slots[i].key() != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = e;
+        }
+    }
+}
+
+impl<E: Keyed> Default for Slots<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A map from nonzero addresses to small `Copy` values with each key and
+/// its value side by side: a look-up of a key that is present touches one
+/// slot, so in a large map it costs one cache miss where [`AddrMap`] pays
+/// two (its control bytes, then its bucket). Key 0 is never stored.
+pub struct AddrTable<V> {
+    slots: Slots<(usize, V)>,
+}
+
+impl<V: Copy + Default> AddrTable<V> {
+    pub const fn new() -> Self {
+        AddrTable {
+            slots: Slots::new(),
+        }
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.len() == 0
+    }
+
     pub fn get(&self, key: usize) -> Option<V> {
-        self.find(key).map(|i| self.slots[i].1)
+        self.slots.find(key).map(|i| self.slots.at(i).1)
     }
 
     #[inline]
     pub fn contains_key(&self, key: usize) -> bool {
-        self.find(key).is_some()
+        self.slots.find(key).is_some()
     }
 
     /// Sets `key` to `value`; the value it had, if any. Key 0 is ignored.
@@ -121,74 +244,28 @@ impl<V: Copy + Default> AddrTable<V> {
         if key == 0 {
             return None;
         }
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            match self.slots[i].0 {
-                k if k == key => return Some(std::mem::replace(&mut self.slots[i].1, value)),
-                0 => {
-                    self.slots[i] = (key, value);
-                    self.len += 1;
-                    return None;
-                }
-                _ => i = (i + 1) & mask,
+        match self.slots.slot(key) {
+            Ok(i) => Some(std::mem::replace(&mut self.slots.at_mut(i).1, value)),
+            Err(i) => {
+                self.slots.fill(i, (key, value));
+                None
             }
         }
     }
 
-    /// Takes `key` out; its value, if it was present. The entries after it
-    /// in its run move back, so every key stays reachable from its home.
+    /// Takes `key` out; its value, if it was present.
     pub fn remove(&mut self, key: usize) -> Option<V> {
-        let mut hole = self.find(key)?;
-        let value = self.slots[hole].1;
-        let mask = self.slots.len() - 1;
-        let mut j = hole;
-        loop {
-            j = (j + 1) & mask;
-            let k = self.slots[j].0;
-            if k == 0 {
-                break;
-            }
-            if may_fill(hole, self.home(k), j) {
-                self.slots[hole] = self.slots[j];
-                hole = j;
-            }
-        }
-        self.slots[hole] = (0, V::default());
-        self.len -= 1;
+        let i = self.slots.find(key)?;
+        let value = self.slots.at(i).1;
+        self.slots.take(i);
         Some(value)
     }
 
     /// Keeps the entries for which `keep` says true (rebuilds the table).
     pub fn retain(&mut self, mut keep: impl FnMut(usize, V) -> bool) {
-        let old = std::mem::take(&mut self.slots);
-        self.len = 0;
-        let kept: Vec<(usize, V)> = old
-            .into_iter()
-            .filter(|&(k, v)| k != 0 && keep(k, v))
-            .collect();
+        let kept: Vec<(usize, V)> = self.slots.drain().filter(|&(k, v)| keep(k, v)).collect();
         for (k, v) in kept {
             self.insert(k, v);
-        }
-    }
-
-    /// Doubles the table and places every entry again (no key is there
-    /// twice, so each goes to the first empty slot from its home).
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.slots, vec![(0, V::default()); size]);
-        let mask = size - 1;
-        for (k, v) in old {
-            if k != 0 {
-                let mut i = self.home(k);
-                while self.slots[i].0 != 0 {
-                    i = (i + 1) & mask;
-                }
-                self.slots[i] = (k, v);
-            }
         }
     }
 }

@@ -15,7 +15,7 @@
 //! whose context differs from the one its page's entry holds, goes to an
 //! [`AddrTable`] beside it.
 
-use crate::addrmap::{may_fill, mix, AddrTable};
+use crate::addrmap::{AddrTable, Keyed, Slots};
 
 const PAGE_SHIFT: u32 = 12;
 /// Handles are told apart in 16-byte units: 256 to a page.
@@ -61,6 +61,15 @@ impl Page {
     }
 }
 
+impl Keyed for Page {
+    /// 1 KiB, as an [`AddrTable`]'s first allocation.
+    const FIRST_SLOTS: usize = 16;
+
+    fn key(&self) -> usize {
+        self.page
+    }
+}
+
 /// A handle's page number and its 16-byte unit in the page, where a page
 /// entry can hold it (nonzero page, 16-byte aligned).
 #[inline(always)]
@@ -75,10 +84,8 @@ fn split(handle: usize) -> Option<(usize, usize)> {
 
 /// Handle to context, for nonzero handles.
 pub struct Owners {
-    /// Open addressing by page number, linear probing, at most three
-    /// quarters full, backward-shift deletion (as [`AddrTable`]).
-    pages: Vec<Page>,
-    used: usize,
+    /// The page entries, by page number.
+    pages: Slots<Page>,
     /// Handles no page entry holds.
     rest: AddrTable<usize>,
     len: usize,
@@ -87,8 +94,7 @@ pub struct Owners {
 impl Owners {
     pub const fn new() -> Self {
         Owners {
-            pages: Vec::new(),
-            used: 0,
+            pages: Slots::new(),
             rest: AddrTable::new(),
             len: 0,
         }
@@ -98,35 +104,14 @@ impl Owners {
         self.len
     }
 
-    #[inline(always)]
-    fn home(&self, page: usize) -> usize {
-        mix(page as u64) as usize & (self.pages.len() - 1)
-    }
-
-    /// The slot of `page`'s entry, if it has one.
-    fn find(&self, page: usize) -> Option<usize> {
-        if self.used == 0 || page == 0 {
-            return None;
-        }
-        let mask = self.pages.len() - 1;
-        let mut i = self.home(page);
-        loop {
-            match self.pages[i].page {
-                p if p == page => return Some(i),
-                0 => return None,
-                _ => i = (i + 1) & mask,
-            }
-        }
-    }
-
     pub fn contains_key(&self, handle: usize) -> bool {
         self.get(handle).is_some()
     }
 
     pub fn get(&self, handle: usize) -> Option<usize> {
         if let Some((page, k)) = split(handle) {
-            if let Some(i) = self.find(page) {
-                let p = &self.pages[i];
+            if let Some(i) = self.pages.find(page) {
+                let p = self.pages.at(i);
                 if p.has(k) {
                     return Some(p.ctx);
                 }
@@ -141,14 +126,20 @@ impl Owners {
             return;
         }
         if let Some((page, k)) = split(handle) {
-            let i = match self.find(page) {
-                Some(i) => i,
-                None => {
+            let i = match self.pages.slot(page) {
+                Ok(i) => i,
+                Err(i) => {
                     self.take_from_rest(handle);
-                    self.add_page(page, ctx)
+                    let entry = Page {
+                        page,
+                        ctx,
+                        bits: [0; 4],
+                    };
+                    self.pages.fill(i, entry);
+                    i
                 }
             };
-            let p = &mut self.pages[i];
+            let p = self.pages.at_mut(i);
             if p.has(k) {
                 if p.ctx == ctx {
                     return;
@@ -156,7 +147,7 @@ impl Owners {
                 // Made again in another context: it leaves its page's entry.
                 p.clear(k);
                 if p.is_unused() {
-                    self.remove_page(i);
+                    self.pages.take(i);
                 }
                 self.len -= 1;
             } else if p.ctx == ctx {
@@ -182,13 +173,13 @@ impl Owners {
     /// Takes `handle` out; the context it had, if it was present.
     pub fn remove(&mut self, handle: usize) -> Option<usize> {
         if let Some((page, k)) = split(handle) {
-            if let Some(i) = self.find(page) {
-                let p = &mut self.pages[i];
+            if let Some(i) = self.pages.find(page) {
+                let p = self.pages.at_mut(i);
                 if p.has(k) {
                     p.clear(k);
                     let ctx = p.ctx;
                     if p.is_unused() {
-                        self.remove_page(i);
+                        self.pages.take(i);
                     }
                     self.len -= 1;
                     return Some(ctx);
@@ -206,7 +197,7 @@ impl Owners {
     /// Keeps the handles for which `keep` says true (rebuilds the map).
     pub fn retain(&mut self, mut keep: impl FnMut(usize, usize) -> bool) {
         let mut kept = Vec::new();
-        for p in std::mem::take(&mut self.pages) {
+        for p in self.pages.drain() {
             for k in p.units() {
                 let handle = p.page << PAGE_SHIFT | k << GRAIN_SHIFT;
                 if keep(handle, p.ctx) {
@@ -220,75 +211,16 @@ impl Owners {
             }
             false
         });
-        self.used = 0;
         self.len = 0;
         for (handle, ctx) in kept {
             self.insert(handle, ctx);
         }
     }
 
-    /// A new, empty entry for `page` with context `ctx`; its slot.
-    fn add_page(&mut self, page: usize, ctx: usize) -> usize {
-        if (self.used + 1) * 4 > self.pages.len() * 3 {
-            self.grow();
-        }
-        let mask = self.pages.len() - 1;
-        let mut i = self.home(page);
-        while self.pages[i].page != 0 {
-            i = (i + 1) & mask;
-        }
-        self.pages[i] = Page {
-            page,
-            ctx,
-            bits: [0; 4],
-        };
-        self.used += 1;
-        i
-    }
-
-    /// Empties the entry at `hole`; the entries after it in its run move
-    /// back, so every page stays reachable from its home.
-    fn remove_page(&mut self, mut hole: usize) {
-        let mask = self.pages.len() - 1;
-        let mut j = hole;
-        loop {
-            j = (j + 1) & mask;
-            let page = self.pages[j].page;
-            if page == 0 {
-                break;
-            }
-            if may_fill(hole, self.home(page), j) {
-                self.pages[hole] = self.pages[j];
-                hole = j;
-            }
-        }
-        self.pages[hole] = Page::default();
-        self.used -= 1;
-    }
-
-    /// Doubles the page table and places every entry again.
-    fn grow(&mut self) {
-        let size = (self.pages.len() * 2).max(16);
-        let old = std::mem::replace(&mut self.pages, vec![Page::default(); size]);
-        let mask = size - 1;
-        for p in old.into_iter().filter(|p| p.page != 0) {
-            let mut i = self.home(p.page);
-            while self.pages[i].page != 0 {
-                i = (i + 1) & mask;
-            }
-            self.pages[i] = p;
-        }
-    }
-
     /// The mean distance of the page entries from their home slots.
     #[cfg(test)]
     pub fn mean_displacement(&self) -> f64 {
-        let size = self.pages.len();
-        let total: usize = (0..size)
-            .filter(|&i| self.pages[i].page != 0)
-            .map(|i| (i + size - self.home(self.pages[i].page)) & (size - 1))
-            .sum();
-        total as f64 / self.used.max(1) as f64
+        self.pages.mean_displacement()
     }
 
     /// How many handles the page entries hold (the rest are in `rest`).
@@ -368,7 +300,7 @@ mod tests {
         for h in m.keys().copied().collect::<Vec<_>>() {
             assert_eq!(o.remove(h), m.remove(&h));
         }
-        assert_eq!((o.len(), o.used, o.rest.len()), (0, 0, 0));
+        assert_eq!((o.len(), o.pages.len(), o.rest.len()), (0, 0, 0));
     }
 
     #[test]
@@ -399,9 +331,9 @@ mod tests {
         }
         assert_eq!((o.len(), o.in_pages()), (handles.len(), handles.len()));
         assert!(
-            o.used <= handles.len() * 592 / 4096 + 2,
+            o.pages.len() <= handles.len() * 592 / 4096 + 2,
             "{} entries",
-            o.used
+            o.pages.len()
         );
         let d = o.mean_displacement();
         assert!(d < 1.5, "mean probe distance {d:.2}");
