@@ -111,7 +111,8 @@ static CUresult object_destroy(void *h) {
 /* NULLDRV_THREADS set: the pool and the device addresses are taken under
  * one lock, as a real driver serializes its object creation, so that
  * programs making objects from many threads (bench/scale/scale_threads)
- * can run on this driver. Unset (cpu_bench): no lock, no cost. */
+ * can run on this driver. Unset (cpu_bench): no lock, only a check of a
+ * pthread_once flag (counted in the driver's share). */
 #include <pthread.h>
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
