@@ -49,6 +49,13 @@ pub trait Keyed: Copy + Default {
     /// Slots of a table's first allocation (a power of two).
     const FIRST_SLOTS: usize = 64;
     fn key(&self) -> usize;
+    /// Whether the entry holds nothing any more and may be dropped when
+    /// the table is rebuilt (an owners page entry whose handles are all
+    /// gone, kept so that the page's next handle finds it).
+    #[inline(always)]
+    fn is_spent(&self) -> bool {
+        false
+    }
 }
 
 impl<V: Copy + Default> Keyed for (usize, V) {
@@ -128,6 +135,12 @@ impl<E: Keyed> Slots<E> {
         self.len += 1;
     }
 
+    /// The number of slots (a power of two, or 0 before the first entry).
+    #[cfg(test)]
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
     pub fn at(&self, i: usize) -> &E {
         &self.slots[i]
     }
@@ -184,13 +197,21 @@ impl<E: Keyed> Slots<E> {
         total as f64 / self.len.max(1) as f64
     }
 
-    /// Doubles the table and places every entry again (no key is there
-    /// twice, so each goes to the first empty slot from its home).
+    /// Rebuilds the table without its spent entries, doubled as often as
+    /// it takes to be at most half full, and places every entry again (no
+    /// key is there twice, so each goes to the first empty slot from its
+    /// home). A table without spent entries doubles once.
     fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(E::FIRST_SLOTS);
+        let kept = |e: &E| e.key() != 0 && !e.is_spent();
+        let live = self.slots.iter().filter(|e| kept(e)).count();
+        let mut size = self.slots.len().max(E::FIRST_SLOTS);
+        while (live + 1) * 2 > size {
+            size *= 2;
+        }
         let old = std::mem::replace(&mut self.slots, vec![E::default(); size]);
+        self.len = live;
         let mask = size - 1;
-        for e in old.into_iter().filter(|e| e.key() != 0) {
+        for e in old.into_iter().filter(kept) {
             let mut i = self.home(e.key());
             while self.slots[i].key() != 0 {
                 i = (i + 1) & mask;

@@ -11,8 +11,11 @@
 //! keeps the handles of one page together in one 64-byte entry (the page,
 //! its context, and a bit for each 16-byte-aligned address in the page),
 //! so handles made one after another share an entry and a cache line, and
-//! finding one is a bit test. A handle that is not 16-byte aligned, or
-//! whose context differs from the one its page's entry holds, goes to an
+//! finding one is a bit test. An entry whose handles are all gone stays
+//! until the table next grows, so that a program making and destroying
+//! one event at a time sets and clears a bit rather than adding and
+//! removing an entry. A handle that is not 16-byte aligned, or whose
+//! context differs from the one its page's entry holds, goes to an
 //! [`AddrTable`] beside it.
 
 use crate::addrmap::{AddrTable, Keyed, Slots};
@@ -67,6 +70,10 @@ impl Keyed for Page {
 
     fn key(&self) -> usize {
         self.page
+    }
+
+    fn is_spent(&self) -> bool {
+        self.is_unused()
     }
 }
 
@@ -129,7 +136,6 @@ impl Owners {
             let i = match self.pages.slot(page) {
                 Ok(i) => i,
                 Err(i) => {
-                    self.take_from_rest(handle);
                     let entry = Page {
                         page,
                         ctx,
@@ -144,13 +150,15 @@ impl Owners {
                 if p.ctx == ctx {
                     return;
                 }
-                // Made again in another context: it leaves its page's entry.
+                // Made again in another context: it leaves its page's
+                // entry (which takes the new context if it is left empty).
                 p.clear(k);
-                if p.is_unused() {
-                    self.pages.take(i);
-                }
                 self.len -= 1;
-            } else if p.ctx == ctx {
+            }
+            if p.is_unused() {
+                p.ctx = ctx;
+            }
+            if p.ctx == ctx {
                 p.set(k);
                 self.len += 1;
                 self.take_from_rest(handle);
@@ -176,13 +184,12 @@ impl Owners {
             if let Some(i) = self.pages.find(page) {
                 let p = self.pages.at_mut(i);
                 if p.has(k) {
+                    // An entry left empty stays for the page's next handle
+                    // (the driver hands the same addresses out again); the
+                    // table drops it when it next grows.
                     p.clear(k);
-                    let ctx = p.ctx;
-                    if p.is_unused() {
-                        self.pages.take(i);
-                    }
                     self.len -= 1;
-                    return Some(ctx);
+                    return Some(p.ctx);
                 }
             }
         }
@@ -227,6 +234,14 @@ impl Owners {
     #[cfg(test)]
     fn in_pages(&self) -> usize {
         self.len - self.rest.len()
+    }
+
+    /// How many page entries hold a handle (the others are spent).
+    #[cfg(test)]
+    fn pages_in_use(&self) -> usize {
+        (0..self.pages.capacity())
+            .filter(|&i| self.pages.at(i).page != 0 && !self.pages.at(i).is_unused())
+            .count()
     }
 }
 
@@ -300,7 +315,7 @@ mod tests {
         for h in m.keys().copied().collect::<Vec<_>>() {
             assert_eq!(o.remove(h), m.remove(&h));
         }
-        assert_eq!((o.len(), o.pages.len(), o.rest.len()), (0, 0, 0));
+        assert_eq!((o.len(), o.pages_in_use(), o.rest.len()), (0, 0, 0));
     }
 
     #[test]
@@ -312,11 +327,35 @@ mod tests {
         o.insert(a, 2);
         assert_eq!((o.get(a), o.get(b), o.len()), (Some(2), Some(1), 2));
         assert_eq!(o.remove(b), Some(1));
-        // The page's entry went with its last handle: the page can take
-        // the other context now.
+        // The page's entry holds nothing now: it takes the other context.
         o.insert(b, 2);
         assert_eq!(o.rest.len(), 1, "a is still apart; b took the entry");
         assert_eq!((o.remove(a), o.remove(b), o.len()), (Some(2), Some(2), 0));
+    }
+
+    #[test]
+    fn an_emptied_page_keeps_its_entry_until_the_table_grows() {
+        // One handle at a time on page after page: each page's entry is
+        // left empty when its handle goes, the next handle of the same page
+        // finds it, and growth drops the empty ones, so the table stays as
+        // small as the pages in use need.
+        let mut o = Owners::new();
+        let h = 0x7f00_0000_1000usize;
+        o.insert(h, 1);
+        assert_eq!(o.remove(h), Some(1));
+        assert_eq!((o.pages.len(), o.pages_in_use()), (1, 0));
+        o.insert(h + 592, 1);
+        assert_eq!((o.pages.len(), o.pages_in_use(), o.in_pages()), (1, 1, 1));
+        assert_eq!(o.remove(h + 592), Some(1));
+        let kept = 0x5500_0000_0000usize;
+        o.insert(kept, 3);
+        for page in 1..100_000usize {
+            let handle = h + page * 4096;
+            o.insert(handle, 1);
+            assert_eq!(o.remove(handle), Some(1));
+        }
+        assert_eq!((o.len(), o.get(kept), o.pages_in_use()), (1, Some(3), 1));
+        assert!(o.pages.capacity() <= 64, "{} slots", o.pages.capacity());
     }
 
     #[test]
