@@ -240,7 +240,7 @@ impl Owners {
     #[cfg(test)]
     fn pages_in_use(&self) -> usize {
         (0..self.pages.capacity())
-            .filter(|&i| self.pages.at(i).page != 0 && !self.pages.at(i).is_unused())
+            .filter(|&i| !self.pages.at(i).is_unused())
             .count()
     }
 }
