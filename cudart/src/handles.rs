@@ -56,7 +56,7 @@
 
 use crate::abi::cudaError_t;
 use crate::addrmap::{mix, AddrTable};
-use crate::owners::Owners;
+use crate::owners::{Owners, GRAIN_SHIFT, PAGE_SHIFT};
 use parking_lot::{Mutex, MutexGuard};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -169,6 +169,8 @@ struct Writers {
 /// Bits of [`home`] that name the shard, and those that name the slot in it.
 const SHARD_BITS: u32 = SHARDS.trailing_zeros();
 const SLOT_BITS: u32 = SHARD_SLOTS.trailing_zeros();
+// A page's 16-byte units fill one shard's slots exactly (see [`home`]).
+const _: () = assert!(SHARD_SLOTS == 1 << (PAGE_SHIFT - GRAIN_SHIFT));
 
 #[inline(always)]
 fn home(addr: u64) -> usize {
@@ -181,9 +183,9 @@ fn home(addr: u64) -> usize {
     // home slot and those of different pages spread. Neither the owners
     // map (the low bits of the page's hash) nor the dead set (the low bits
     // of the handle's own hash) indexes with bits the shard fixes.
-    let m = mix(addr >> 12);
+    let m = mix(addr >> PAGE_SHIFT);
     let shard = (m >> (u64::BITS - SHARD_BITS)) as usize;
-    let slot = ((addr >> 4) ^ (m >> (u64::BITS - SHARD_BITS - SLOT_BITS))) as usize;
+    let slot = ((addr >> GRAIN_SHIFT) ^ (m >> (u64::BITS - SHARD_BITS - SLOT_BITS))) as usize;
     shard << SLOT_BITS | slot & (SHARD_SLOTS - 1)
 }
 

@@ -20,9 +20,10 @@
 
 use crate::addrmap::{AddrTable, Keyed, Slots};
 
-const PAGE_SHIFT: u32 = 12;
+/// The driver's pages of handles: 4 KiB.
+pub const PAGE_SHIFT: u32 = 12;
 /// Handles are told apart in 16-byte units: 256 to a page.
-const GRAIN_SHIFT: u32 = 4;
+pub const GRAIN_SHIFT: u32 = 4;
 
 /// One page's handles: the page number (0: an empty entry), the context
 /// they were made in, and bit `k` set where the handle at byte `16 * k` of
